@@ -1,0 +1,229 @@
+"""The one interface every game implements, and the value types the core exchanges with games.
+
+The core (capture, vision, referee, web, CLI) only ever talks to a game through ``Game`` and
+``Match``.  Adding a game means writing a package under ``companion/games/`` and registering it in
+``companion/games/__init__.py``; nothing in the core changes.
+
+A game's state is its own immutable type; the core only handles it through the game's
+``format_state`` / ``parse_state`` (the JSON form of design.md) and ``cells`` / ``with_cells``
+(a flat map of named cells to short strings, which is what corrections, overrides and
+"board out of sync" diffs need without knowing the game).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+State = Any
+"""A game's immutable board state (hashable, comparable with ``==``)."""
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where the playing area lies in a rectified (top-down) board image.
+
+    The calibration corners are the outer corners of the ``cols`` x ``rows`` cell area.  The
+    rectified image adds ``margin`` cells on every side so that the reader can see the tray rim
+    and the stillness gate sees a hand before it reaches the cells.
+    """
+
+    cols: int
+    rows: int
+    cell_px: int = 32
+    margin: float = 0.5
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of the rectified image in pixels."""
+        m = round(self.margin * self.cell_px)
+        return self.cols * self.cell_px + 2 * m, self.rows * self.cell_px + 2 * m
+
+    @property
+    def origin(self) -> int:
+        """Pixel offset of the playing area's top-left corner in the rectified image."""
+        return round(self.margin * self.cell_px)
+
+    def area_corners(self) -> np.ndarray:
+        """The playing area's corners (TL, TR, BR, BL) in rectified pixels, float32 4x2."""
+        o = self.origin
+        w, h = self.cols * self.cell_px, self.rows * self.cell_px
+        return np.array([[o, o], [o + w, o], [o + w, o + h], [o, o + h]], dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a reader saw on one rectified board image.
+
+    ``confidence`` holds one value in 0..1 per cell, in the order of ``Game.cells``.
+    ``covered`` is set when something (a hand, an arm, a card) lies over part of the board, so the
+    reading must not be trusted even if every cell produced a value.
+    """
+
+    state: State
+    confidence: np.ndarray
+    covered: bool = False
+    note: str = ""
+
+
+@dataclass
+class Verdict:
+    """The referee's word on one move or event, as shown on the page and printed by ``referee``.
+
+    ``move`` is the game's JSON description of what changed (e.g. ``{"tile": "r3c4", "to": 1}``).
+    ``score`` is what the mover scored with this move (``None`` when the move was illegal or the
+    game has no per-move score).  ``extra`` carries game-specific fields merged into the JSON
+    line (who else scored, which shapes, totals, whose turn is next).  ``text`` is one sentence
+    for people ("Ann turns r3c4: amoeba! card 12 for 3 points").
+    """
+
+    legal: bool
+    reason: str
+    player: int | None
+    move: JSON | None
+    score: int | None = None
+    text: str = ""
+    extra: JSON = field(default_factory=dict)
+    svgs: list[str] = field(default_factory=list)
+
+    def to_json(self, turn: int) -> JSON:
+        """The ``referee`` output line of design.md (without the page-only ``svgs``)."""
+        out: JSON = {
+            "turn": turn,
+            "player": self.player,
+            "move": self.move,
+            "legal": self.legal,
+            "reason": self.reason,
+            "score": self.score,
+        }
+        out.update(self.extra)
+        out["text"] = self.text
+        return out
+
+
+class Reader(ABC):
+    """Turns a rectified board image into a ``Reading``; built once per camera by calibration."""
+
+    @abstractmethod
+    def read(self, board: np.ndarray) -> Reading:
+        """Read one rectified BGR image of ``Game.geometry.size``."""
+
+    @abstractmethod
+    def to_json(self) -> JSON:
+        """What calibration learned: stored in the profile, given back to ``Game.load_reader``."""
+
+
+class Match(ABC):
+    """One game being played: pure rules, no camera, no web.
+
+    A match is rebuilt deterministically from its settings and its inputs (settled boards and
+    events) in order; the referee session relies on that for undo, corrections and resuming
+    after a power cut.  So every method is deterministic (randomness comes from
+    ``settings['seed']``).
+    """
+
+    @property
+    @abstractmethod
+    def state(self) -> State:
+        """The last accepted (legal) board state."""
+
+    @property
+    @abstractmethod
+    def finished(self) -> bool:
+        """True once the game is over (a winner, or nobody can move)."""
+
+    @abstractmethod
+    def judge(self, board: State) -> Verdict:
+        """Judge a settled board that differs from ``state``; a legal move advances the match."""
+
+    @abstractmethod
+    def handle(self, event: JSON) -> Verdict | None:
+        """Apply a game event (``{"event": "pass"}``, entered cards); ``InputError`` if unknown."""
+
+    @abstractmethod
+    def public_view(self) -> JSON:
+        """What every viewer may see: ``{"players": [{"name", "score"}], "to_move": i, ...}``."""
+
+    @abstractmethod
+    def private_view(self, player: int) -> JSON:
+        """What only ``player`` may see: ``{"title": str, "items": [{"label", "svg", ...}]}``."""
+
+
+class Game(ABC):
+    """A game's entry point: its id, geometry, state notation, rules, reader and drawings."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    geometry: ClassVar[BoardGeometry]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+
+    # --- notation -------------------------------------------------------------------------
+    @abstractmethod
+    def start_state(self) -> State:
+        """The board as set up before the first move (what a calibration image shows)."""
+
+    @abstractmethod
+    def parse_state(self, obj: JSON) -> State:
+        """The design.md JSON form -> state; ``InputError`` with a one-line reason if malformed."""
+
+    @abstractmethod
+    def format_state(self, state: State) -> JSON:
+        """State -> the design.md JSON form (``{"game": id, ...}``)."""
+
+    @abstractmethod
+    def cells(self, state: State) -> dict[str, str]:
+        """Every cell's name and value as short strings, in a fixed order (confidence order)."""
+
+    @abstractmethod
+    def with_cells(self, state: State, values: dict[str, str]) -> State:
+        """A copy of ``state`` with the named cells set; ``InputError`` for unknown cells/values."""
+
+    def cell_choices(self, cell: str) -> list[str]:
+        """The values a cell can be corrected to, in the order a tap cycles through them."""
+        raise NotImplementedError
+
+    # --- rules ----------------------------------------------------------------------------
+    @abstractmethod
+    def new_match(self, settings: JSON) -> Match:
+        """A match from page/CLI settings (``players``, ``names``, ``seed``, game options)."""
+
+    def settings_for(self, options: JSON) -> JSON:
+        """Fill in defaults for missing settings (player count, seed) and validate them."""
+        return dict(options)
+
+    # --- vision ---------------------------------------------------------------------------
+    @abstractmethod
+    def learn_reader(self, board: np.ndarray) -> Reader:
+        """Calibrate a reader from a rectified image of ``start_state()`` under this camera."""
+
+    @abstractmethod
+    def load_reader(self, params: JSON) -> Reader:
+        """Rebuild a reader from ``Reader.to_json()`` (``ProfileError`` if the params are bad)."""
+
+    # --- drawings -------------------------------------------------------------------------
+    @abstractmethod
+    def board_svg(self, state: State, *, highlights: tuple[str, ...] = ()) -> str:
+        """An SVG drawing of the board for the page; cells carry ``data-cell`` attributes."""
+
+    @abstractmethod
+    def draw_board(
+        self, state: State, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> np.ndarray:
+        """A top-down photo-like BGR image of the physical board in a named look.
+
+        It covers exactly the rectified extent (the cell area plus ``geometry.margin`` cells on
+        each side) at ``px_per_cell`` pixels per cell, so the playing area's corners lie at
+        ``geometry.area_corners() * px_per_cell / geometry.cell_px``.  The scene synthesiser
+        puts it on a table under a camera; the game only says what the board looks like.
+        """
+
+    def looks(self) -> dict[str, list[str]]:
+        """Named board looks: ``{"tuned": [...], "unseen": [...]}``; readers are tuned only on
+        the first list, and the benchmark reports accuracy on the second."""
+        return {"tuned": [], "unseen": []}
