@@ -56,9 +56,7 @@ class Tray:
 
     def rows(self) -> list[str]:
         """The design.md form: seven strings, character c of string r is tile (r, c)."""
-        return [
-            "".join(str(b) for b in self.bits[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)
-        ]
+        return ["".join(str(b) for b in self.bits[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
 
     def __getitem__(self, rc: tuple[int, int]) -> int:
         row, col = rc
