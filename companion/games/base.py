@@ -197,6 +197,15 @@ class Game(ABC):
         """Fill in defaults for missing settings (player count, seed) and validate them."""
         return dict(options)
 
+    @abstractmethod
+    def random_state(self, rng: np.random.Generator) -> State:
+        """Any position the board can physically show (for rendered test and bench images)."""
+
+    @abstractmethod
+    def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
+        """A whole scripted game for the bundled samples: (settings, states and events in the
+        ``referee`` .jsonl form), showing the game's interesting cases (illegal moves, scores)."""
+
     # --- vision ---------------------------------------------------------------------------
     @abstractmethod
     def learn_reader(self, board: np.ndarray) -> Reader:

@@ -63,6 +63,14 @@ class AmoebaGame(Game):
 
         return AmoebaMatch(self.settings_for(settings))
 
+    def random_state(self, rng: np.random.Generator) -> Tray:
+        return Tray(tuple(int(b) for b in rng.integers(0, 2, SIZE * SIZE)))
+
+    def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
+        from companion.games.amoeba.script import sample_script
+
+        return sample_script(seed)
+
     def learn_reader(self, board: np.ndarray) -> Reader:
         from companion.games.amoeba.reader import TileReader
 

@@ -1,0 +1,156 @@
+"""``companion bench``: speed per stage and accuracy on renders the reader was not tuned on.
+
+For each camera pose a start position is rendered in a look from the game's *unseen* list and
+calibrated (the markers in the scene, as a user would), then random positions are rendered under
+that camera with other light and read.  Stage times are wall-clock milliseconds on this machine
+with OpenCV limited to one thread.  The bundled sample games are refereed from their photos and
+compared with their expected verdicts (move-level accuracy).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+from companion.games.base import Game
+from companion.referee.stillness import StillnessGate
+from companion.replay import referee_input
+from companion.samples import sample_games
+from companion.vision.calibration import calibrate
+from companion.vision.pipeline import BoardPipeline
+from companion.vision.synth import encode_jpeg, random_light, random_pose, render_scene
+
+log = logging.getLogger(__name__)
+
+
+def _stats(values: list[float]) -> tuple[float, float]:
+    if not values:
+        return float("nan"), float("nan")
+    arr = np.asarray(values)
+    return float(np.median(arr)), float(np.percentile(arr, 95))
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.samples: dict[str, list[float]] = {}
+
+    def add(self, stage: str, ms: float) -> None:
+        self.samples.setdefault(stage, []).append(ms)
+
+    def timed(self, stage: str, fn: Any, *args: Any) -> Any:
+        start = time.perf_counter()
+        result = fn(*args)
+        self.add(stage, (time.perf_counter() - start) * 1000)
+        return result
+
+
+def _read_renders(
+    game: Game, timer: _Timer, *, boards: int, poses: int, seed: int, rows: list[dict[str, Any]]
+) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    unseen = game.looks()["unseen"]
+    per_pose = max(1, boards // poses)
+    cells = errors = exact = unreadable = covered = 0
+    gate = StillnessGate(settle_frames=1)
+    for pose_index in range(poses):
+        look = unseen[pose_index % len(unseen)]
+        pose = random_pose(rng, max_tilt=20)
+        start = render_scene(game, game.start_state(), look, rng, pose=pose, light=random_light(rng))
+        pipeline = BoardPipeline(game, calibrate(game, start.image))
+        for _ in range(per_pose):
+            truth = game.random_state(rng)
+            scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
+            data = encode_jpeg(scene.image, quality=90)
+            frame = timer.timed("decode", cv2.imdecode, np.frombuffer(data, np.uint8),
+                                cv2.IMREAD_COLOR)
+            try:
+                start_t = time.perf_counter()
+                reading, board = pipeline.read(frame)
+                timer.add("locate+rectify+read", (time.perf_counter() - start_t) * 1000)
+                for stage, ms in pipeline.timings.items():
+                    timer.add(stage, ms)
+            except CompanionError:
+                unreadable += 1
+                continue
+            timer.timed("gate", gate.feed, board, reading)
+            want, got = game.cells(truth), game.cells(reading.state)
+            wrong = sum(want[c] != got[c] for c in want)
+            cells += len(want)
+            errors += wrong
+            exact += wrong == 0
+            covered += bool(reading.covered)
+            rows.append({"pose": pose_index, "look": look, "tilt": round(pose.tilt_deg, 1),
+                         "yaw": round(pose.yaw_deg, 1), "wrong_cells": wrong,
+                         "covered": reading.covered,
+                         **{f"ms_{k}": round(v, 3) for k, v in pipeline.timings.items()}})
+    images = poses * per_pose
+    return {"images": images, "cells": cells, "cell_errors": errors,
+            "cell_error_rate": errors / cells if cells else float("nan"),
+            "exact_boards": exact, "unreadable": unreadable, "flagged_covered": covered}
+
+
+def _referee_samples(game: Game, timer: _Timer) -> dict[str, Any]:
+    moves = right = 0
+    for folder in sample_games(game.id):
+        expected = [json.loads(line) for line in (folder / "expected.jsonl").read_text().split("\n")
+                    if line.strip()]
+        start = time.perf_counter()
+        got = list(referee_input(game, folder))
+        timer.add("sample game (whole)", (time.perf_counter() - start) * 1000)
+        moves += len(expected)
+        right += sum(1 for a, b in zip(expected, got, strict=False) if a == b)
+    return {"sample_moves": moves, "sample_moves_right": right}
+
+
+def _rules(game: Game, timer: _Timer) -> None:
+    for folder in sample_games(game.id):
+        settings = json.loads((folder / "game.json").read_text())
+        match = game.new_match(settings)
+        for line in (folder / "script.jsonl").read_text().split("\n"):
+            if not line.strip():
+                continue
+            obj = json.loads(line)
+            if "event" in obj:
+                continue
+            state = game.parse_state(obj)
+            if state != match.state:
+                timer.timed("rules (judge)", match.judge, state)
+
+
+def run_bench(
+    game: Game, *, boards: int, poses: int, seed: int, csv_path: Path | None = None
+) -> dict[str, Any]:
+    """Run the benchmark, print the report and return it as a dict."""
+    cv2.setNumThreads(1)
+    timer = _Timer()
+    rows: list[dict[str, Any]] = []
+    log.info("reading %d rendered boards under %d camera poses...", boards, poses)
+    accuracy = _read_renders(game, timer, boards=boards, poses=poses, seed=seed, rows=rows)
+    _rules(game, timer)
+    accuracy.update(_referee_samples(game, timer))
+    print(f"companion bench: {game.title}, OpenCV {cv2.__version__}, 1 thread")
+    print(f"{'stage':<24}{'median ms':>12}{'p95 ms':>12}{'n':>8}")
+    for stage, values in timer.samples.items():
+        med, p95 = _stats(values)
+        print(f"{stage:<24}{med:>12.2f}{p95:>12.2f}{len(values):>8}")
+    rate = accuracy["cell_error_rate"]
+    print(f"unseen looks: {accuracy['images']} images, {accuracy['cells']} cells, "
+          f"{accuracy['cell_errors']} wrong ({rate:.4%}), {accuracy['exact_boards']} exact boards, "
+          f"{accuracy['unreadable']} unreadable, {accuracy['flagged_covered']} flagged covered")
+    print(f"sample games: {accuracy['sample_moves_right']}/{accuracy['sample_moves']} verdicts "
+          "as expected")
+    if csv_path is not None and rows:
+        with csv_path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    report = {"stages": {k: _stats(v) for k, v in timer.samples.items()}, **accuracy}
+    return report

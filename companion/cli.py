@@ -1,0 +1,229 @@
+"""The ``companion`` command line (contract: ../shared/design.md, "Public contracts").
+
+Every subcommand turns a ``CompanionError`` into one line on stderr and a non-zero exit status;
+logging is configured here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from companion import __version__
+from companion.errors import CompanionError
+from companion.games import GAME_IDS, find_game
+
+log = logging.getLogger("companion")
+
+EXIT_ERROR = 2
+EXIT_INTERNAL = 70
+
+
+def _add_game(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
+    parser.add_argument(
+        "--game",
+        choices=GAME_IDS,
+        required=required,
+        default=None if required else GAME_IDS[0],
+        help="which game is on the table",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser; kept separate so tests and docs can inspect it."""
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="A camera referee for physical board games.",
+    )
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="watch the table and serve the referee page")
+    _add_game(serve, required=False)
+    serve.add_argument(
+        "--source",
+        default="auto",
+        help="auto | picamera2 | usb:N | video:PATH | folder:PATH (default: auto)",
+    )
+    serve.add_argument("--profile", type=Path, help="calibration profile (from calibrate)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data", type=Path, help="folder for the game log (default: per user)")
+    serve.add_argument("--settle", type=int, default=3, help="agreeing still frames per state")
+    serve.add_argument("--fps", type=float, default=2.0, help="replay speed for folders/videos")
+    serve.add_argument("--new", action="store_true", help="start a new game, do not resume")
+
+    cal = sub.add_parser("calibrate", help="learn the board's position and look from one photo")
+    _add_game(cal)
+    cal.add_argument("--image", type=Path, required=True, help="photo of the start position")
+    cal.add_argument("--corners", help='board corners "x,y x,y x,y x,y" (TL TR BR BL)')
+    cal.add_argument("--out", type=Path, required=True, help="profile file to write")
+
+    read = sub.add_parser("read", help="print the board state seen in each image (JSON lines)")
+    _add_game(read)
+    read.add_argument("--profile", type=Path, required=True)
+    read.add_argument("images", type=Path, nargs="+")
+
+    ref = sub.add_parser("referee", help="referee a recorded game: image folder, video or .jsonl")
+    _add_game(ref)
+    ref.add_argument("--profile", type=Path, help="profile (default: INPUT/profile.json)")
+    ref.add_argument("--players", type=int, help="number of players (default: from the input)")
+    ref.add_argument("--seed", type=int, help="card shuffle seed (default: from the input)")
+    ref.add_argument("--settle", type=int, default=3, help="agreeing still frames per state")
+    ref.add_argument("--log", type=Path, help="keep the game log here; rerun to resume")
+    ref.add_argument("input", type=Path)
+
+    ren = sub.add_parser("render", help="synthetic photos with ground truth")
+    _add_game(ren)
+    ren.add_argument("--out", type=Path, required=True, help="folder to write")
+    ren.add_argument("--count", type=int, default=10, help="random boards to render")
+    ren.add_argument("--look", help="board look (default: a random unseen look per image)")
+    ren.add_argument("--seed", type=int, default=0)
+    ren.add_argument(
+        "--sample-game",
+        action="store_true",
+        help="render a whole scripted game (frames, profile, expected verdicts) instead",
+    )
+
+    bench = sub.add_parser("bench", help="measure speed and accuracy per stage")
+    _add_game(bench, required=False)
+    bench.add_argument("--boards", type=int, default=200, help="rendered boards to read")
+    bench.add_argument("--poses", type=int, default=8, help="camera poses (one calibration each)")
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--csv", type=Path, help="write one row per rendered image here")
+    return parser
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from companion.vision.calibration import calibrate, parse_corners
+    from companion.vision.images import load_image
+
+    game = find_game(args.game)
+    corners = parse_corners(args.corners) if args.corners else None
+    profile = calibrate(game, load_image(args.image), corners)
+    profile.save(args.out)
+    print(f"calibrated {game.title} ({profile.method}); profile written to {args.out}")
+    return 0
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
+    from companion.vision.calibration import Profile
+    from companion.vision.images import load_image
+    from companion.vision.pipeline import BoardPipeline
+
+    game = find_game(args.game)
+    pipeline = BoardPipeline(game, Profile.load(args.profile, game=game.id))
+    failures = 0
+    for path in args.images:
+        try:
+            reading, _ = pipeline.read(load_image(path))
+        except CompanionError as err:
+            print(f"companion: {path}: {err}", file=sys.stderr)
+            failures += 1
+            continue
+        out = game.format_state(reading.state)
+        out["confidence"] = [round(float(c), 3) for c in reading.confidence]
+        if reading.covered:
+            out["covered"] = True
+        print(json.dumps(out), flush=True)
+    return EXIT_ERROR if failures else 0
+
+
+def _cmd_referee(args: argparse.Namespace) -> int:
+    from companion.replay import referee_input
+
+    game = find_game(args.game)
+    for line in referee_input(
+        game,
+        args.input,
+        profile_path=args.profile,
+        players=args.players,
+        seed=args.seed,
+        settle=args.settle,
+        log_path=args.log,
+    ):
+        print(json.dumps(line), flush=True)
+    return 0
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    from companion import render
+
+    game = find_game(args.game)
+    if args.sample_game:
+        render.write_sample_game(game, args.out, seed=args.seed)
+    else:
+        render.write_boards(game, args.out, count=args.count, look=args.look, seed=args.seed)
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from companion.bench import run_bench
+
+    run_bench(find_game(args.game), boards=args.boards, poses=args.poses, seed=args.seed,
+              csv_path=args.csv)
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from companion.service import serve
+
+    serve(
+        find_game(args.game),
+        source=args.source,
+        profile_path=args.profile,
+        host=args.host,
+        port=args.port,
+        data_dir=args.data,
+        settle=args.settle,
+        fps=args.fps,
+        new=args.new,
+    )
+    return 0
+
+
+COMMANDS = {
+    "serve": _cmd_serve,
+    "calibrate": _cmd_calibrate,
+    "read": _cmd_read,
+    "referee": _cmd_referee,
+    "render": _cmd_render,
+    "bench": _cmd_bench,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand; returns the process exit status."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.debug else logging.INFO,
+        format="companion: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        return COMMANDS[args.command](args)
+    except CompanionError as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as err:  # a bug: one line for the user, the traceback with --debug
+        if args.debug:
+            raise
+        print(
+            f"companion: internal error ({type(err).__name__}: {err}); "
+            "rerun with --debug and report it",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

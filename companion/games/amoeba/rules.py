@@ -1,0 +1,434 @@
+"""The Amoeba referee: turns, the consecutive-tile rule, "amoeba!" calls, scores and the winner.
+
+The rules are the seed's (games/amoeba.md lists the decisions where it is silent).  A match's
+whole position is one immutable ``_Table``, so judging a turn is a pure function from table and
+board to verdict and table: ``judge`` keeps the result, ``preview`` throws it away, and replaying
+the same inputs from the same settings always rebuilds the same match.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.errors import InputError
+from companion.games.amoeba.deck import Card, card_by_key, load_deck
+from companion.games.amoeba.model import SIZE, Tray, cell_name, loops
+from companion.games.base import JSON, Match, Verdict
+
+log = logging.getLogger(__name__)
+
+HAND = 3
+DEFAULT_TARGET = 50
+_KNOWN = ("players", "names", "seed", "deal", "deck", "target", "first")
+
+
+def match_settings(options: JSON) -> JSON:
+    """Validate page/CLI options and fill in every default, so the stored settings replay exactly.
+
+    Keys: ``players`` 2-4 (default: the number of ``names``, else 2), ``names``, ``seed`` (chosen
+    here when missing), ``deal`` (True: the companion shuffles and deals; False: players enter
+    the cards they hold with ``hand`` events), ``deck`` (a deck file, None for the built-in one),
+    ``target`` (points to win, 50) and ``first`` (index of the first mover).  Other keys are
+    passed through untouched for the core.
+    """
+    if not isinstance(options, dict):
+        raise InputError("amoeba settings must be an object of options")
+    out = dict(options)
+    names = options.get("names")
+    players = options.get("players", len(names) if isinstance(names, list) and names else 2)
+    if not _is_int(players) or not 2 <= players <= 4:
+        raise InputError(f"amoeba is for 2 to 4 players, not {players!r}")
+    if names is None:
+        names = [f"Player {i + 1}" for i in range(players)]
+    if (
+        not isinstance(names, list)
+        or len(names) != players
+        or not all(isinstance(n, str) and n.strip() for n in names)
+    ):
+        raise InputError(f"'names' must list {players} non-empty player names")
+    seed = options.get("seed")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    if not _is_int(seed):
+        raise InputError(f"'seed' must be a whole number, not {seed!r}")
+    deal = options.get("deal", True)
+    if not isinstance(deal, bool):
+        raise InputError(f"'deal' must be true or false, not {deal!r}")
+    deck = options.get("deck")
+    if deck is not None and (not isinstance(deck, str) or not deck):
+        raise InputError(f"'deck' must be the path of a deck file, not {deck!r}")
+    target = options.get("target", DEFAULT_TARGET)
+    if not _is_int(target) or target < 1:
+        raise InputError(f"'target' must be a positive number of points, not {target!r}")
+    first = options.get("first", 0)
+    if not _is_int(first) or not 0 <= first < players:
+        raise InputError(f"'first' must be a player number 0 to {players - 1}, not {first!r}")
+    out.update(
+        players=players,
+        names=[n.strip() for n in names],
+        seed=seed,
+        deal=deal,
+        deck=deck,
+        target=target,
+        first=first,
+    )
+    return out
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Everything that changes during a match."""
+
+    tray: Tray
+    started: bool
+    last_tile: tuple[int, int] | None
+    to_move: int
+    scores: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    pile: tuple[int, ...]
+    discards: tuple[int, ...]
+    winner: int | None
+    over: bool
+
+
+class AmoebaMatch(Match):
+    """One game of Amoeba.
+
+    End of the game: the first player whose total reaches ``target`` wins.  If one move takes
+    several players over the target (the mover and an opponent scoring at once), the higher
+    total wins, and on equal totals the player nearest the mover in turn order (the mover
+    first).  If every card has been scored before anyone reaches the target, the highest total
+    wins; a tie for it is a draw (``winner`` None, ``finished`` True).
+    """
+
+    def __init__(self, settings: JSON) -> None:
+        self.settings = match_settings(settings)
+        self.names: list[str] = self.settings["names"]
+        self.players: int = self.settings["players"]
+        self.target: int = self.settings["target"]
+        self.deal: bool = self.settings["deal"]
+        self.deck = load_deck(self.settings["deck"])
+        self._cards = {card.id: card for card in self.deck}
+        self._by_key = card_by_key(self.deck)
+        ids = [card.id for card in self.deck]
+        hands: tuple[tuple[int, ...], ...] = tuple(() for _ in range(self.players))
+        if self.deal:
+            random.Random(self.settings["seed"]).shuffle(ids)
+            hands = tuple(tuple(ids[p * HAND : (p + 1) * HAND]) for p in range(self.players))
+            ids = ids[self.players * HAND :]
+        self._table = _Table(
+            tray=Tray.start(0),
+            started=False,
+            last_tile=None,
+            to_move=self.settings["first"],
+            scores=(0,) * self.players,
+            hands=hands,
+            pile=tuple(ids) if self.deal else (),
+            discards=(),
+            winner=None,
+            over=False,
+        )
+
+    # --- Match interface ------------------------------------------------------------------
+    @property
+    def state(self) -> Tray:
+        return self._table.tray
+
+    @property
+    def finished(self) -> bool:
+        return self._table.over
+
+    def judge(self, board: Tray) -> Verdict:
+        verdict, table = self._step(self._table, board)
+        self._table = table
+        return verdict
+
+    def handle(self, event: JSON) -> Verdict | None:
+        """``{"event": "hand", "player": i, "cards": [ids]}`` sets what a player holds.
+
+        Players who deal the real cards themselves enter their hand at the start and after each
+        draw; with the companion dealing it corrects a hand (cards given up go to the bottom of
+        the pile, cards taken come out of it).
+        """
+        kind = event.get("event") if isinstance(event, dict) else None
+        if kind != "hand":
+            raise InputError(f"amoeba has no event {kind!r}: the only event is 'hand'")
+        player, cards = event.get("player"), event.get("cards")
+        if not _is_int(player) or not 0 <= player < self.players:
+            raise InputError(f"'player' must be 0 to {self.players - 1}, not {player!r}")
+        if not isinstance(cards, list) or len(cards) > HAND or not all(_is_int(c) for c in cards):
+            raise InputError(f"'cards' must list at most {HAND} card numbers")
+        if len(set(cards)) != len(cards):
+            raise InputError("the same card is listed twice: list each card once")
+        table = self._table
+        for card_id in cards:
+            if card_id not in self._cards:
+                raise InputError(f"there is no card {card_id} in this deck")
+            if card_id in table.discards:
+                raise InputError(f"card {card_id} has already been scored: check the number")
+            for other, hand in enumerate(table.hands):
+                if other != player and card_id in hand:
+                    raise InputError(
+                        f"card {card_id} is in {self.names[other]}'s hand: correct that hand first"
+                    )
+        returned = tuple(c for c in table.hands[player] if c not in cards)
+        pile = tuple(c for c in table.pile if c not in cards)
+        if self.deal:
+            pile += returned
+        hands = tuple(tuple(cards) if p == player else h for p, h in enumerate(table.hands))
+        self._table = replace(table, hands=hands, pile=pile)
+        name = self.names[player]
+        return Verdict(
+            legal=True,
+            reason="hand",
+            player=player,
+            move=None,
+            text=f"{name} holds {len(cards)} card{'s' if len(cards) != 1 else ''}.",
+            extra={"cards": len(cards)},
+        )
+
+    def public_view(self) -> JSON:
+        table = self._table
+        return {
+            "players": [
+                {"name": name, "score": score, "cards": len(hand)}
+                for name, score, hand in zip(self.names, table.scores, table.hands, strict=True)
+            ],
+            "to_move": table.to_move,
+            "deck_left": self._deck_left(table),
+            "last_tile": cell_name(*table.last_tile) if table.last_tile else None,
+            "target": self.target,
+            "winner": table.winner,
+            "started": table.started,
+        }
+
+    def private_view(self, player: int) -> JSON:
+        from companion.games.amoeba.svg import shape_svg
+
+        cards = [self._cards[c] for c in self._table.hands[player]]
+        return {
+            "title": "Your cards",
+            "items": [
+                {
+                    "id": card.id,
+                    "points": card.points,
+                    "label": card.label,
+                    "svg": shape_svg(list(card.arcs)),
+                }
+                for card in cards
+            ],
+        }
+
+    # --- helpers for sample games and tests ----------------------------------------------
+    def hand(self, player: int) -> tuple[Card, ...]:
+        """The cards ``player`` holds, in the order they were dealt or entered."""
+        return tuple(self._cards[c] for c in self._table.hands[player])
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self._table.scores
+
+    @property
+    def to_move(self) -> int:
+        return self._table.to_move
+
+    @property
+    def winner(self) -> int | None:
+        return self._table.winner
+
+    @property
+    def pile(self) -> tuple[int, ...]:
+        """Card ids still to be drawn, next first (empty when players deal themselves)."""
+        return self._table.pile
+
+    @property
+    def discards(self) -> tuple[int, ...]:
+        """Card ids scored so far, in scoring order."""
+        return self._table.discards
+
+    def legal_tiles(self) -> list[tuple[int, int]]:
+        """Tiles the player to move may turn (none before the start or after the end)."""
+        table = self._table
+        if not table.started or table.over:
+            return []
+        every = [(r, c) for r in range(SIZE) for c in range(SIZE)]
+        return [rc for rc in every if rc != table.last_tile]
+
+    def preview(self, row: int, col: int) -> Verdict:
+        """The verdict turning tile (row, col) would get now, without playing it."""
+        return self._step(self._table, self._table.tray.turned(row, col))[0]
+
+    # --- the rules ------------------------------------------------------------------------
+    def _deck_left(self, table: _Table) -> int:
+        if self.deal:
+            return len(table.pile)
+        held = sum(len(h) for h in table.hands)
+        return len(self.deck) - held - len(table.discards)
+
+    def _step(self, table: _Table, board: Tray) -> tuple[Verdict, _Table]:
+        if not table.started:
+            return self._start(table, board)
+        if table.over:
+            return self._illegal(table, "the game is over: " + self._result_text(table)), table
+        changed = table.tray.changed(board)
+        if not changed:
+            return self._illegal(table, "no tile was turned"), table
+        if len(changed) > 1:
+            names = ", ".join(cell_name(*rc) for rc in changed)
+            reason = (
+                f"{len(changed)} tiles turned ({names}): a turn is one quarter turn of one tile"
+            )
+            return self._illegal(table, reason), table
+        tile = changed[0]
+        if tile == table.last_tile:
+            reason = (
+                f"{cell_name(*tile)} was turned in the previous move: "
+                "a tile may not be turned in two consecutive moves"
+            )
+            return self._illegal(table, reason), table
+        return self._turn(table, board, tile)
+
+    def _start(self, table: _Table, board: Tray) -> tuple[Verdict, _Table]:
+        differ = min(len(Tray.start(phase).changed(board)) for phase in (0, 1))
+        if differ:
+            reason = (
+                f"the tray is not set up in the pattern of circles: {differ} tiles differ"
+                if differ > 1
+                else "the tray is not set up in the pattern of circles: 1 tile differs"
+            )
+            return self._illegal(table, reason), table
+        name = self.names[table.to_move]
+        verdict = Verdict(
+            legal=True,
+            reason="start position",
+            player=None,
+            move=None,
+            text=f"The tray shows the pattern of circles; {name} moves first.",
+            extra={"next": table.to_move, "scores": list(table.scores), "winner": None},
+        )
+        return verdict, replace(table, tray=board, started=True)
+
+    def _illegal(self, table: _Table, reason: str) -> Verdict:
+        mover = table.to_move if table.started and not table.over else None
+        who = self.names[mover] if mover is not None else "The board"
+        return Verdict(
+            legal=False, reason=reason, player=mover, move=None, text=f"{who}: {reason}."
+        )
+
+    def _turn(self, table: _Table, board: Tray, tile: tuple[int, int]) -> tuple[Verdict, _Table]:
+        mover = table.to_move
+        before = {loop.points for loop in loops(table.tray)}
+        new_keys = {loop.key for loop in loops(board) if loop.points not in before}
+        order = [(mover + k) % self.players for k in range(self.players)]
+        amoebas: list[JSON] = []
+        scored: list[Card] = []
+        scores = list(table.scores)
+        hands = [list(h) for h in table.hands]
+        pile = list(table.pile)
+        discards = list(table.discards)
+        for holder in order:
+            for card in sorted((self._cards[c] for c in table.hands[holder]), key=lambda c: c.id):
+                if card.key in new_keys:
+                    scores[holder] += card.points
+                    hands[holder].remove(card.id)
+                    discards.append(card.id)
+                    scored.append(card)
+                    amoebas.append(
+                        {
+                            "player": holder,
+                            "card": card.id,
+                            "points": card.points,
+                            "key": [list(p) for p in card.key],
+                        }
+                    )
+        for holder in order:
+            while len(hands[holder]) < HAND and pile and self.deal:
+                hands[holder].append(pile.pop(0))
+        extra_turn = any(a["player"] == mover for a in amoebas)
+        nxt = mover if extra_turn else (mover + 1) % self.players
+        winner, over = self._outcome(scores, order, hands, pile)
+        new = replace(
+            table,
+            tray=board,
+            last_tile=tile,
+            to_move=nxt,
+            scores=tuple(scores),
+            hands=tuple(tuple(h) for h in hands),
+            pile=tuple(pile),
+            discards=tuple(discards),
+            winner=winner,
+            over=over,
+        )
+        mine = sum(a["points"] for a in amoebas if a["player"] == mover)
+        verdict = Verdict(
+            legal=True,
+            reason="amoeba" if amoebas else "turn",
+            player=mover,
+            move={"tile": cell_name(*tile), "to": board[tile]},
+            score=mine,
+            text=self._turn_text(new, mover, tile, amoebas, extra_turn),
+            extra={
+                "amoebas": amoebas,
+                "extra_turn": extra_turn,
+                "next": nxt,
+                "scores": list(scores),
+                "winner": winner,
+            },
+            svgs=self._card_svgs(scored),
+        )
+        log.debug("%s turns %s: %d amoebas", self.names[mover], cell_name(*tile), len(amoebas))
+        return verdict, new
+
+    def _outcome(
+        self, scores: list[int], order: list[int], hands: list[list[int]], pile: list[int]
+    ) -> tuple[int | None, bool]:
+        reached = [p for p in order if scores[p] >= self.target]
+        if reached:
+            return max(reached, key=lambda p: scores[p]), True
+        if any(hands) or pile or not self.deal:
+            return None, False
+        best = max(scores)
+        leaders = [p for p in order if scores[p] == best]
+        return (leaders[0] if len(leaders) == 1 else None), True
+
+    def _turn_text(
+        self,
+        table: _Table,
+        mover: int,
+        tile: tuple[int, int],
+        amoebas: list[JSON],
+        extra_turn: bool,
+    ) -> str:
+        name = self.names[mover]
+        text = f"{name} turns {cell_name(*tile)}"
+        if amoebas:
+            calls = ", ".join(
+                f"card {a['card']} scores {a['points']} for {self.names[a['player']]}"
+                for a in amoebas
+            )
+            text += f": amoeba! {calls}"
+        if table.over:
+            return f"{text}; {self._result_text(table)}."
+        if extra_turn:
+            return f"{text}; {name} plays again."
+        return f"{text}; {self.names[table.to_move]} to move."
+
+    def _result_text(self, table: _Table) -> str:
+        if table.winner is None:
+            return "the game is drawn"
+        return f"{self.names[table.winner]} wins with {table.scores[table.winner]} points"
+
+    def _card_svgs(self, cards: list[Card]) -> list[str]:
+        if not cards:
+            return []
+        from companion.games.amoeba.svg import shape_svg
+
+        return [shape_svg(list(card.arcs)) for card in cards]

@@ -1,0 +1,212 @@
+"""``companion serve``: the camera loop in one thread, the page in waitress's threads.
+
+The loop is source -> pipeline -> stillness gate -> session; the session's changes reach every
+open page through the broadcaster.  With no camera the bundled sample game is replayed at
+``fps`` frames a second; a replay resumed after a crash continues after the last frame the game
+log accepted, and a live camera game resumes out of sync until the table matches the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from companion.capture.sources import FolderSource, FrameSource, open_source
+from companion.errors import CompanionError, InputError
+from companion.games.base import Game
+from companion.referee.session import Session
+from companion.referee.stillness import StillnessGate
+from companion.referee.store import Store, default_path
+from companion.replay import PROFILE_FILE, folder_settings
+from companion.samples import default_sample
+from companion.vision.calibration import Profile
+from companion.vision.pipeline import BoardPipeline
+from companion.web.stream import Broadcaster
+
+log = logging.getLogger(__name__)
+
+CAMERA_VIEW_PERIOD = 0.25
+"""Seconds between camera pictures pushed to the page: enough to see hands, cheap on a Pi."""
+POSITION_CHECK_EVERY = 15
+"""Frames between checks that the board and camera have not moved since calibration."""
+RETRY_SECONDS = 2.0
+
+
+class TableService:
+    """The runtime the web app serves: the session, the camera view and the loop's health."""
+
+    def __init__(
+        self,
+        game: Game,
+        session: Session,
+        broadcaster: Broadcaster,
+        source: FrameSource,
+        pipeline: BoardPipeline,
+        gate: StillnessGate,
+    ) -> None:
+        self.game = game
+        self.session = session
+        self.broadcaster = broadcaster
+        self.source = source
+        self.pipeline = pipeline
+        self.gate = gate
+        self._lock = threading.Lock()
+        self._jpeg: bytes | None = None
+        self._camera_version = 0
+        self._last_view = 0.0
+        self._message = ""
+        self._ok = True
+        self._frames = 0
+        self._started = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="camera-loop", daemon=True)
+
+    # --- runtime interface used by the web app ------------------------------------------------
+    def camera_jpeg(self) -> bytes | None:
+        with self._lock:
+            return self._jpeg
+
+    def health(self) -> dict[str, Any]:
+        elapsed = max(time.monotonic() - self._started, 1e-6)
+        with self._lock:
+            return {
+                "source": self.source.description,
+                "ok": self._ok,
+                "message": self._message,
+                "gate": self.gate.status,
+                "fps": round(self._frames / elapsed, 1),
+            }
+
+    # --- the loop -------------------------------------------------------------------------------
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _set_health(self, ok: bool, message: str) -> None:
+        with self._lock:
+            changed = (ok, message) != (self._ok, self._message)
+            self._ok, self._message = ok, message
+        if changed:
+            if message:
+                log.warning("%s", message)
+            self.broadcaster.publish("health", self.health())
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._consume()
+            except CompanionError as err:
+                self._set_health(False, str(err))
+            if not self.source.live:
+                self.session_done()
+                return
+            self._stop.wait(RETRY_SECONDS)
+
+    def session_done(self) -> None:
+        """A replay ran out of frames: the recorded game is over."""
+        self._set_health(True, "replay finished")
+
+    def _consume(self) -> None:
+        with self.source:
+            for frame in self.source:
+                if self._stop.is_set():
+                    return
+                self._frames += 1
+                try:
+                    reading, board = self.pipeline.read(frame.image)
+                except CompanionError as err:
+                    self._set_health(False, str(err))
+                    self.gate.feed(None, None)
+                    continue
+                self._show(board)
+                if self._frames % POSITION_CHECK_EVERY == 0:
+                    drift = self.pipeline.check_position(board)
+                    self._set_health(not drift.moved, drift.message if drift.moved else "")
+                elif self._message and not self._message.startswith("board or camera"):
+                    self._set_health(True, "")
+                settled = self.gate.feed(board, reading)
+                if settled is not None and self.session.match_id is not None:
+                    self.session.observe(
+                        settled.state, frame=frame.index, confidence=settled.confidence
+                    )
+
+    def _show(self, board: Any) -> None:
+        now = time.monotonic()
+        if now - self._last_view < CAMERA_VIEW_PERIOD:
+            return
+        self._last_view = now
+        ok, data = cv2.imencode(".jpg", board, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if not ok:
+            return
+        with self._lock:
+            self._jpeg = data.tobytes()
+            self._camera_version += 1
+            version = self._camera_version
+        self.broadcaster.publish("camera", {"n": version})
+
+
+def _profile_for(source: FrameSource, folder: Path | None, profile_path: Path | None) -> Path:
+    if profile_path is not None:
+        return profile_path
+    if folder is not None and (folder / PROFILE_FILE).is_file():
+        return folder / PROFILE_FILE
+    raise InputError(
+        f"no calibration profile for {source.description}: run `companion calibrate` on a photo "
+        "of the start position and pass --profile"
+    )
+
+
+def serve(
+    game: Game,
+    *,
+    source: str,
+    profile_path: Path | None,
+    host: str,
+    port: int,
+    data_dir: Path | None,
+    settle: int,
+    fps: float,
+    new: bool,
+) -> None:
+    """Run the referee service until interrupted."""
+    import waitress
+
+    from companion.web import create_app
+
+    sample = default_sample(game.id) if source in ("auto", "sample") else None
+    frames = open_source(source, sample_dir=sample, fps=fps)
+    folder = frames.path if isinstance(frames, FolderSource) else None
+    pipeline = BoardPipeline(game, Profile.load(_profile_for(frames, folder, profile_path),
+                                                game=game.id))
+    store = Store((data_dir / "games.sqlite3") if data_dir else default_path())
+    broadcaster = Broadcaster()
+    session = Session(game, store)
+    session.on_change = lambda: broadcaster.publish("snapshot", session.snapshot())
+    replay = not frames.live
+    if not new and session.resume(trust_board=replay):
+        log.info("resumed game %s", session.match_id)
+        if replay and session.last_frame is not None:
+            frames.close()
+            frames = open_source(source, sample_dir=sample, fps=fps, start=session.last_frame + 1)
+    elif replay:
+        session.start({**(folder_settings(folder) if folder else {}), "source": frames.description})
+    service = TableService(game, session, broadcaster, frames, pipeline,
+                           StillnessGate(settle_frames=settle))
+    log.info("watching %s", frames.description)
+    service.start()
+    app = create_app(service)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    log.info("referee page: http://%s:%d  (Ctrl+C to stop)", shown, port)
+    try:
+        waitress.serve(app, host=host, port=port, threads=24, channel_timeout=30,
+                       _quiet=True)
+    finally:
+        service.stop()

@@ -1,0 +1,399 @@
+"""Photo-like camera scenes of any game's board, with the ground truth of where the board lies.
+
+A game only says what its board looks like from straight above (``Game.draw_board``); this module
+puts that picture on a textured table under a pinhole camera (tilted about a random axis, the board
+turned any way in the image), adds the four ArUco corner markers on the table plane, uneven light,
+colour cast, vignette, blur, sensor noise and, on request, an arm reaching over the board.  The
+corners it reports are exact, so a reader can be scored against the truth it was drawn from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.games.base import Game, State
+from companion.vision.markers import CORNER_IDS, marker_image
+
+QUIET = 0.25
+"""White border around each marker, as a share of the marker side."""
+CAMERA_DISTANCE = 1.6
+"""Camera height over the board centre, in board widths (sets how strong perspective is)."""
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Where the camera looks at the board from."""
+
+    tilt_deg: float = 0.0
+    """Angle between the optical axis and the table's normal (0 = straight down)."""
+    tilt_axis_deg: float = 0.0
+    """Direction, in the table plane, of the axis the camera is tilted about."""
+    yaw_deg: float = 0.0
+    """Turn of the board in the image: where the board's top points."""
+    fill: float = 0.6
+    """The tray's bounding box as a share of the frame's shorter side."""
+    offset: tuple[float, float] = (0.0, 0.0)
+    """Where the board sits in the room left by ``fill``: -1..1 on each axis."""
+
+
+@dataclass(frozen=True)
+class Light:
+    """How the scene is lit and how the sensor sees it."""
+
+    exposure: float = 1.0
+    cast: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    """Per-channel gain (B, G, R): warm bulbs, cool daylight."""
+    gradient: float = 0.0
+    """Brightness change from the frame's middle to its edge along ``gradient_deg`` (0..1)."""
+    gradient_deg: float = 0.0
+    vignette: float = 0.0
+    noise: float = 0.0
+    """Sensor noise sigma in 8-bit levels."""
+    blur: float = 0.0
+    """Gaussian blur sigma in pixels (focus, motion)."""
+    shadow: tuple[float, float, float, float] | None = None
+    """A soft shadow across the frame: (x, y) as frame shares, radius share, darkness 0..1."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """The table top: two wood tones and the grain scale in board cells."""
+
+    base: tuple[int, int, int] = (70, 110, 150)
+    streak: tuple[int, int, int] = (50, 85, 120)
+    grain: float = 0.6
+
+
+@dataclass
+class Scene:
+    """One synthetic frame and the truth about it."""
+
+    image: np.ndarray
+    corners: np.ndarray
+    """The playing area's corners TL, TR, BR, BL in image pixels (float32 4x2)."""
+    tray_corners: np.ndarray
+    """The tray's outer corners, likewise (what the markers point at)."""
+    pose: Pose
+    light: Light
+    hand: str | None = None
+    marker_corners: dict[int, np.ndarray] = field(default_factory=dict)
+
+
+SKIN_TONES: tuple[tuple[int, int, int], ...] = (
+    (170, 190, 235),
+    (140, 170, 225),
+    (110, 150, 200),
+    (80, 120, 170),
+    (55, 80, 125),
+    (40, 55, 90),
+)
+TABLES: tuple[Table, ...] = (
+    Table((70, 110, 150), (50, 85, 120), 0.6),
+    Table((40, 60, 90), (30, 45, 70), 0.9),
+    Table((150, 170, 185), (130, 150, 165), 0.4),
+    Table((200, 200, 200), (185, 185, 185), 0.0),
+    Table((60, 60, 60), (50, 50, 55), 0.0),
+    Table((90, 120, 100), (80, 105, 90), 0.3),
+)
+
+
+def random_pose(rng: np.random.Generator, max_tilt: float = 20.0) -> Pose:
+    """A camera pose such as a phone stand or a lamp arm gives."""
+    return Pose(
+        tilt_deg=float(rng.uniform(0.0, max_tilt)),
+        tilt_axis_deg=float(rng.uniform(0.0, 360.0)),
+        yaw_deg=float(rng.uniform(0.0, 360.0)),
+        fill=float(rng.uniform(0.5, 0.7)),
+        offset=(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))),
+    )
+
+
+def random_light(rng: np.random.Generator) -> Light:
+    """Room light as found at home: uneven, tinted, a little noisy, sometimes a soft shadow."""
+    shadow = None
+    if rng.random() < 0.3:
+        shadow = (
+            float(rng.uniform(0.2, 0.8)),
+            float(rng.uniform(0.2, 0.8)),
+            float(rng.uniform(0.2, 0.4)),
+            float(rng.uniform(0.1, 0.3)),
+        )
+    return Light(
+        exposure=float(rng.uniform(0.75, 1.2)),
+        cast=tuple(float(x) for x in rng.uniform(0.9, 1.1, 3)),  # type: ignore[arg-type]
+        gradient=float(rng.uniform(0.0, 0.35)),
+        gradient_deg=float(rng.uniform(0.0, 360.0)),
+        vignette=float(rng.uniform(0.0, 0.3)),
+        noise=float(rng.uniform(1.0, 5.0)),
+        blur=float(rng.uniform(0.0, 1.2)),
+        shadow=shadow,
+    )
+
+
+def _rotation(tilt_deg: float, axis_deg: float, yaw_deg: float) -> np.ndarray:
+    """Board plane -> camera rotation: turn in the plane (yaw), then tilt about an in-plane axis."""
+    yaw = np.deg2rad(yaw_deg)
+    rz = np.array([[np.cos(yaw), -np.sin(yaw), 0], [np.sin(yaw), np.cos(yaw), 0], [0, 0, 1]])
+    a = np.deg2rad(axis_deg)
+    axis = np.array([np.cos(a), np.sin(a), 0.0]) * np.deg2rad(tilt_deg)
+    rt, _ = cv2.Rodrigues(axis)
+    return rt @ rz
+
+
+def _plane_homography(game: Game, pose: Pose, size: tuple[int, int]) -> np.ndarray:
+    """Table plane (board cells, origin at the playing area's top-left) -> image pixels."""
+    geo = game.geometry
+    centre = np.array([geo.cols / 2, geo.rows / 2])
+    extent = max(geo.cols, geo.rows) + 2 * geo.margin
+    rot = _rotation(pose.tilt_deg, pose.tilt_axis_deg, pose.yaw_deg)
+    t = np.array([0.0, 0.0, CAMERA_DISTANCE * extent]) - rot[:, 0] * centre[0] - rot[:, 1] * centre[1]
+    camera = np.column_stack([rot[:, 0], rot[:, 1], t])
+    # fit the markers' outer extent (what must stay in view) into the frame
+    reach = geo.margin + 1.0 + 2 * QUIET
+    outer = np.array(
+        [[-reach, -reach], [geo.cols + reach, -reach], [geo.cols + reach, geo.rows + reach],
+         [-reach, geo.rows + reach]],
+        dtype=np.float64,
+    )
+    tray = _tray_points(game)
+    proj = _apply(camera, outer)
+    tray_proj = _apply(camera, tray)
+    tray_span = (tray_proj.max(axis=0) - tray_proj.min(axis=0)).max()
+    width, height = size
+    scale = pose.fill * min(width, height) / tray_span
+    span = (proj.max(axis=0) - proj.min(axis=0)) * scale
+    scale *= min(1.0, 0.98 * min(width / span[0], height / span[1]))
+    span = (proj.max(axis=0) - proj.min(axis=0)) * scale
+    room = np.maximum(np.array([width, height]) - span, 0.0)
+    low = proj.min(axis=0) * scale
+    shift = (room / 2) * (1 + np.clip(np.array(pose.offset), -1, 1)) - low
+    fit = np.array([[scale, 0, shift[0]], [0, scale, shift[1]], [0, 0, 1]])
+    h = fit @ camera
+    return h / h[2, 2]
+
+
+def _tray_points(game: Game) -> np.ndarray:
+    geo = game.geometry
+    m = geo.margin
+    return np.array(
+        [[-m, -m], [geo.cols + m, -m], [geo.cols + m, geo.rows + m], [-m, geo.rows + m]],
+        dtype=np.float64,
+    )
+
+
+def _apply(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, h).reshape(-1, 2)
+
+
+def _scale_to_plane(px_per_unit: float, origin: tuple[float, float]) -> np.ndarray:
+    """Texture pixels (centres at integers) -> plane units."""
+    s = 1.0 / px_per_unit
+    return np.array([[s, 0, origin[0] + 0.5 * s], [0, s, origin[1] + 0.5 * s], [0, 0, 1]])
+
+
+def _paste(
+    canvas: np.ndarray, texture: np.ndarray, h: np.ndarray, size: tuple[int, int]
+) -> np.ndarray:
+    """Warp ``texture`` with ``h`` into the canvas; anti-aliased edges. Returns the coverage."""
+    warped = cv2.warpPerspective(texture.astype(np.float32), h, size, flags=cv2.INTER_LINEAR)
+    ones = np.ones(texture.shape[:2], np.float32)
+    mask = cv2.warpPerspective(ones, h, size, flags=cv2.INTER_LINEAR)[..., None]
+    canvas *= 1.0 - mask
+    canvas += warped * mask if warped.ndim == 3 else warped[..., None] * mask
+    return mask[..., 0]
+
+
+def _table_texture(table: Table, rng: np.random.Generator, span: float, px: int) -> np.ndarray:
+    side = int(span * px)
+    ys = np.arange(side, dtype=np.float32)[:, None] / px
+    warp = cv2.resize(
+        rng.uniform(-1, 1, (12, 12)).astype(np.float32), (side, side), interpolation=cv2.INTER_CUBIC
+    )
+    mix = np.zeros((side, side), np.float32)
+    if table.grain:
+        freq = rng.uniform(1.5, 3.0) / table.grain
+        mix = 0.5 + 0.5 * np.sin((ys + warp * 1.5) * freq)
+        mix = mix**3
+    mix = np.clip(mix + rng.normal(0, 0.04, (side, side)).astype(np.float32), 0, 1)
+    base, streak = np.array(table.base, np.float32), np.array(table.streak, np.float32)
+    return base + (streak - base) * mix[..., None]
+
+
+def _draw_markers(
+    canvas: np.ndarray, game: Game, h: np.ndarray, size: tuple[int, int], rng: np.random.Generator
+) -> dict[int, np.ndarray]:
+    """The four markers on white paper, innermost marker corner on the tray's outer corner."""
+    tray = _tray_points(game)
+    outward = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=np.float64)
+    side_px, pad_px = 96, round(96 * QUIET)
+    placed: dict[int, np.ndarray] = {}
+    for i, marker_id in enumerate(CORNER_IDS):
+        mark = np.rot90(marker_image(marker_id, side_px), int(rng.integers(4)))
+        paper = np.full((side_px + 2 * pad_px,) * 2, 235, np.uint8)
+        paper[pad_px:-pad_px, pad_px:-pad_px] = mark
+        paper_bgr = np.repeat(paper[..., None], 3, axis=2).astype(np.float32)
+        # marker square spans from the tray corner one cell outward on both axes
+        far = tray[i] + outward[i]
+        low = np.minimum(tray[i], far) - QUIET
+        to_plane = _scale_to_plane(side_px, (low[0], low[1]))
+        _paste(canvas, paper_bgr, h @ to_plane, size)
+        square = np.array([np.minimum(tray[i], far), np.maximum(tray[i], far)])
+        quad = np.array(
+            [square[0], [square[1][0], square[0][1]], square[1], [square[0][0], square[1][1]]]
+        )
+        placed[marker_id] = _apply(h, quad).astype(np.float32)
+    return placed
+
+
+def _arm_mask(
+    tray_img: np.ndarray, hand: str, rng: np.random.Generator, size: tuple[int, int]
+) -> tuple[np.ndarray, float]:
+    """An arm entering over one tray edge, in image space (the arm is above the table plane)."""
+    width, height = size
+    centre = tray_img.mean(axis=0)
+    side = int(rng.integers(4))
+    a, b = tray_img[side], tray_img[(side + 1) % 4]
+    edge_point = a + (b - a) * rng.uniform(0.2, 0.8)
+    inward = centre - edge_point
+    board_size = np.linalg.norm(tray_img[1] - tray_img[0])
+    depth = rng.uniform(0.3, 0.6) if hand == "over" else rng.uniform(0.08, 0.15)
+    tip = edge_point + inward * depth * 2 * (board_size / 2) / max(np.linalg.norm(inward), 1)
+    start = tip + (-inward / max(np.linalg.norm(inward), 1)) * (width + height)
+    arm_w = board_size / 8 * rng.uniform(1.1, 1.5)
+    mask = np.zeros((height, width), np.float32)
+    cv2.line(
+        mask, tuple(np.round(start).astype(int)), tuple(np.round(tip).astype(int)), 1.0,
+        int(arm_w), cv2.LINE_AA,
+    )
+    hand_len, hand_w = arm_w * 1.2, arm_w * 0.75
+    angle = float(np.degrees(np.arctan2(-inward[1], -inward[0])))
+    cv2.ellipse(
+        mask, tuple(np.round(tip).astype(int)), (int(hand_len), int(hand_w)), angle, 0, 360,
+        1.0, -1, cv2.LINE_AA,
+    )
+    return cv2.GaussianBlur(mask, (0, 0), 1.5), arm_w
+
+
+def _add_hand(
+    canvas: np.ndarray, tray_img: np.ndarray, hand: str, rng: np.random.Generator
+) -> None:
+    height, width = canvas.shape[:2]
+    mask, arm_w = _arm_mask(tray_img, hand, rng, (width, height))
+    offset = rng.uniform(0.2, 0.5, 2) * arm_w
+    shift = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
+    shadow = cv2.warpAffine(mask, shift, (width, height))
+    shadow = cv2.GaussianBlur(shadow, (0, 0), arm_w * 0.3)
+    canvas *= (1.0 - 0.45 * shadow)[..., None]
+    skin = np.array(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32)
+    skin *= rng.uniform(0.9, 1.1, 3).astype(np.float32)
+    # a rounded limb is lit on one side: shade across it with the blurred mask
+    roundness = cv2.GaussianBlur(mask, (0, 0), arm_w * 0.25)
+    tone = skin[None, None, :] * (0.7 + 0.35 * roundness)[..., None]
+    canvas *= 1.0 - mask[..., None]
+    canvas += tone * mask[..., None]
+
+
+def _light(canvas: np.ndarray, light: Light, rng: np.random.Generator) -> np.ndarray:
+    height, width = canvas.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    nx, ny = (xs - width / 2) / (width / 2), (ys - height / 2) / (height / 2)
+    a = np.deg2rad(light.gradient_deg)
+    gain = 1.0 + light.gradient * (nx * np.cos(a) + ny * np.sin(a)) / np.sqrt(2)
+    gain *= 1.0 - light.vignette * (nx * nx + ny * ny) / 2
+    if light.shadow is not None:
+        sx, sy, radius, dark = light.shadow
+        # a soft shadow has no detail: draw it small and enlarge
+        small_w, small_h = width // 8, height // 8
+        blob = np.zeros((small_h, small_w), np.float32)
+        axes = (int(radius * small_w), int(radius * small_h * rng.uniform(0.5, 1.0)))
+        centre = (int(sx * small_w), int(sy * small_h))
+        cv2.ellipse(blob, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        blob = cv2.GaussianBlur(blob, (0, 0), radius * small_w * 0.3)
+        blob = cv2.resize(blob, (width, height), interpolation=cv2.INTER_LINEAR)
+        gain *= 1.0 - dark * blob
+    cast = np.array(light.cast, np.float32) * light.exposure
+    out = canvas * gain[..., None] * cast[None, None, :]
+    if light.blur > 0:
+        out = cv2.GaussianBlur(out, (0, 0), light.blur)
+    if light.noise > 0:
+        out += rng.normal(0.0, light.noise, out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def render_scene(
+    game: Game,
+    state: State,
+    look: str,
+    rng: np.random.Generator,
+    *,
+    pose: Pose | None = None,
+    light: Light | None = None,
+    size: tuple[int, int] = (1280, 960),
+    markers: bool = True,
+    hand: str | None = None,
+    table: Table | None = None,
+) -> Scene:
+    """One camera frame of ``state`` drawn in ``look``; ``hand`` is None, "over" or "edge"."""
+    if hand not in (None, "over", "edge"):
+        raise ValueError(f"hand must be None, 'over' or 'edge', not {hand!r}")
+    pose = pose if pose is not None else random_pose(rng)
+    light = light if light is not None else random_light(rng)
+    table = table if table is not None else TABLES[int(rng.integers(len(TABLES)))]
+    geo = game.geometry
+    width, height = size
+    h = _plane_homography(game, pose, size)
+
+    # how many image pixels one cell covers decides the texture resolution (avoid aliasing)
+    tray = _tray_points(game)
+    tray_img = _apply(h, tray)
+    cell_img = np.linalg.norm(tray_img[1] - tray_img[0]) / (geo.cols + 2 * geo.margin)
+    ppc = int(np.clip(round(cell_img * 1.25), 24, 128))
+
+    span = 4 * (max(geo.cols, geo.rows) + 2 * geo.margin)
+    table_px = 12
+    wood = _table_texture(table, rng, span, table_px)
+    low = (geo.cols / 2 - span / 2, geo.rows / 2 - span / 2)
+    to_table = h @ _scale_to_plane(table_px, low)
+    canvas = cv2.warpPerspective(wood, to_table, size, borderMode=cv2.BORDER_REFLECT)
+
+    placed = _draw_markers(canvas, game, h, size, rng) if markers else {}
+
+    board = game.draw_board(state, look, rng, px_per_cell=ppc).astype(np.float32)
+    ratio = ppc / cell_img
+    if ratio > 1.0:
+        board = cv2.GaussianBlur(board, (0, 0), 0.5 * ratio)
+    to_board = h @ _scale_to_plane(ppc, (-geo.margin, -geo.margin))
+    # the tray stands on the table: a soft contact shadow around it
+    ones = np.ones(board.shape[:2], np.float32)
+    footprint = cv2.warpPerspective(ones, to_board, size, flags=cv2.INTER_LINEAR)
+    contact = cv2.GaussianBlur(footprint, (0, 0), max(cell_img * 0.15, 1.0))
+    canvas *= (1.0 - 0.4 * contact)[..., None]
+    _paste(canvas, board, to_board, size)
+
+    if hand is not None:
+        _add_hand(canvas, tray_img, hand, rng)
+    image = _light(canvas, light, rng)
+    corners = np.array(
+        [[0, 0], [geo.cols, 0], [geo.cols, geo.rows], [0, geo.rows]], dtype=np.float64
+    )
+    return Scene(
+        image=image,
+        corners=_apply(h, corners).astype(np.float32),
+        tray_corners=tray_img.astype(np.float32),
+        pose=pose,
+        light=light,
+        hand=hand,
+        marker_corners=placed,
+    )
+
+
+def encode_jpeg(image: np.ndarray, quality: int = 85) -> bytes:
+    """The frame as a camera would store it (JPEG artefacts matter to readers)."""
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise ValueError("could not encode the image as JPEG")
+    return buf.tobytes()

@@ -1,0 +1,86 @@
+"""The web layer: a Flask app over one table's runtime (session, stream, camera, health).
+
+There is no app at module level: ``companion serve`` builds one per table with
+``create_app(runtime)`` and tests build their own, so nothing global leaks between them.  The
+views reach the runtime through ``runtime_of(current_app)``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Protocol
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.games.base import Game
+    from companion.referee.session import Session
+    from companion.web.stream import Broadcaster
+
+log = logging.getLogger(__name__)
+
+_RUNTIME_KEY = "companion.runtime"
+
+
+class TableRuntime(Protocol):
+    """What the web layer needs from the running service (``service.py`` provides it)."""
+
+    session: Session
+    broadcaster: Broadcaster
+    game: Game
+
+    def camera_jpeg(self) -> bytes | None:
+        """The latest rectified board view as JPEG, or ``None`` before the first frame."""
+
+    def health(self) -> dict[str, Any]:
+        """``{"source": str, "ok": bool, "message": str, "gate": str, "fps": float}``."""
+
+
+def runtime_of(app: Flask) -> TableRuntime:
+    return app.extensions[_RUNTIME_KEY]
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.path == "/camera.jpg"
+
+
+def create_app(runtime: TableRuntime, test_config: dict[str, Any] | None = None) -> Flask:
+    """The Flask app for one table; ``test_config`` overrides config keys (e.g. ``TESTING``)."""
+    from companion.web import api, pages
+
+    app = Flask(__name__)
+    app.config.update(MAX_CONTENT_LENGTH=64 * 1024, JSON_SORT_KEYS=False)
+    if test_config:
+        app.config.update(test_config)
+    app.extensions[_RUNTIME_KEY] = runtime
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+
+    @app.errorhandler(CompanionError)
+    def companion_error(err: CompanionError) -> tuple[Response, int]:
+        return jsonify(error=_one_line(str(err))), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException) -> Any:
+        code = err.code or 500
+        message = _one_line(err.description or err.name)
+        if _wants_json():
+            return jsonify(error=message), code
+        return render_template("error.html", code=code, name=err.name, message=message), code
+
+    @app.errorhandler(Exception)
+    def unexpected(err: Exception) -> Any:
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        message = "internal error: the server log has the details"
+        if _wants_json():
+            return jsonify(error=message), 500
+        return render_template("error.html", code=500, name="Error", message=message), 500
+
+    return app
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()) or "error"

@@ -1,0 +1,140 @@
+"""JSON endpoints, the event stream and the camera picture.
+
+Every state-changing call answers with the fresh snapshot so the phone that made it updates at
+once; the other phones get the same snapshot over the stream (the runtime publishes it from the
+session's ``on_change``).  Bad requests get 400 with ``{"error": one line}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+
+from companion.errors import InputError
+from companion.web import TableRuntime, runtime_of
+
+bp = Blueprint("api", __name__)
+
+MAX_NAME = 24
+
+
+def _runtime() -> TableRuntime:
+    return runtime_of(current_app)
+
+
+def _body() -> dict[str, Any]:
+    """The request's JSON object; ``InputError`` (-> 400) for anything else."""
+    data = request.get_json(force=True, silent=True)
+    if not isinstance(data, dict):
+        raise InputError("the request body must be a JSON object")
+    return data
+
+
+def _text(body: dict[str, Any], key: str, *, empty: bool = False) -> str:
+    """A string field; ``empty`` allows ``""`` (an empty cell is a value in some games)."""
+    value = body.get(key)
+    if not isinstance(value, str) or not (empty or value.strip()):
+        raise InputError(f"'{key}' must be a {'' if empty else 'non-empty '}string")
+    return value.strip()
+
+
+def _start_options(body: dict[str, Any]) -> dict[str, Any]:
+    """Check the page's start form; the game checks the rest (player range, its own options)."""
+    options = dict(body)
+    players = options.get("players")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InputError("'players' must be a whole number of players")
+    names = options.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise InputError("'names' must be a list of player names")
+    if len(names) > players:
+        raise InputError(f"{len(names)} names given for {players} players: give one per player")
+    cleaned = [" ".join(n.split())[:MAX_NAME] for n in names]
+    options["names"] = [n or f"Player {i + 1}" for i, n in enumerate(cleaned)]
+    return options
+
+
+def _changed(**extra: Any) -> Response:
+    return jsonify(snapshot=_runtime().session.snapshot(), **extra)
+
+
+@bp.get("/api/snapshot")
+def snapshot() -> Response:
+    return jsonify(_runtime().session.snapshot())
+
+
+@bp.get("/api/stream")
+def stream() -> Response:
+    runtime = _runtime()
+
+    def initial() -> list[tuple[str, Any]]:
+        return [("snapshot", runtime.session.snapshot())]
+
+    return Response(
+        runtime.broadcaster.stream(initial),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+@bp.get("/api/health")
+def health() -> Response:
+    return jsonify(_runtime().health())
+
+
+@bp.get("/camera.jpg")
+def camera() -> Response:
+    jpeg = _runtime().camera_jpeg()
+    if jpeg is None:
+        return Response(status=204, headers={"Cache-Control": "no-store"})
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/api/hand/<token>")
+def hand(token: str) -> Response:
+    private = _runtime().session.private(token)
+    if private is None:
+        abort(404, description="no such player link: ask the host for your link again")
+    return jsonify(private)
+
+
+@bp.get("/api/links")
+def links() -> Response:
+    return jsonify(links=_runtime().session.links())
+
+
+@bp.get("/api/choices/<cell>")
+def choices(cell: str) -> Response:
+    """What a tapped cell can be corrected to; the page cycles to the next one."""
+    try:
+        values = _runtime().game.cell_choices(cell)
+    except NotImplementedError:
+        raise InputError("this game's cells cannot be corrected by tapping") from None
+    return jsonify(cell=cell, choices=values)
+
+
+@bp.post("/api/start")
+def start() -> Response:
+    match_id = _runtime().session.start(_start_options(_body()))
+    return _changed(match_id=match_id)
+
+
+@bp.post("/api/undo")
+def undo() -> Response:
+    return _changed(undone=_runtime().session.undo())
+
+
+@bp.post("/api/correct")
+def correct() -> Response:
+    body = _body()
+    _runtime().session.correct(_text(body, "cell"), _text(body, "value", empty=True))
+    return _changed()
+
+
+@bp.post("/api/event")
+def event() -> Response:
+    body = _body()
+    _text(body, "event")
+    _runtime().session.event(body)
+    return _changed()

@@ -1,0 +1,341 @@
+// The table page: everything shown comes from the latest snapshot (stream or POST answer).
+// No framework, no build step: the Pi serves this file as it is.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const body = document.body;
+  const minPlayers = Number(body.dataset.minPlayers);
+  let shown = { match: undefined, version: -1 };
+  let snap = null;
+  let setupOpen = false;
+  let linksFor;
+  const choices = new Map();
+
+  // ---- server calls -------------------------------------------------------------------------
+  async function call(path, payload) {
+    const init = payload === undefined ? {} : {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(payload),
+    };
+    const res = await fetch(path, init);
+    let data = null;
+    try { data = await res.json(); } catch (_) { data = null; }
+    if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    return data;
+  }
+
+  let toastTimer;
+  function toast(message) {
+    const t = $("toast");
+    t.textContent = message;
+    t.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+  }
+
+  // ---- rendering ----------------------------------------------------------------------------
+  function playerName(view, index) {
+    if (typeof index === "string") return index;
+    const p = view && view.players && view.players[index];
+    return p ? p.name : `Player ${Number(index) + 1}`;
+  }
+
+  function render(next) {
+    // A POST answer and the stream may deliver the same snapshot, or an older one late.
+    if (next.match_id === shown.match && next.version <= shown.version) return;
+    shown = { match: next.match_id, version: next.version };
+    snap = next;
+    body.dataset.version = String(next.version);
+    body.dataset.status = next.status;
+
+    const playing = next.status !== "idle";
+    $("game").hidden = !playing;
+    $("setup").hidden = playing && !setupOpen;
+    $("undo").disabled = !playing;
+    if (!playing) return;
+
+    const view = next.view || {};
+    renderSync(next.sync);
+    renderVerdict(next.verdicts || [], view);
+    renderStatus(view, next.status);
+    $("board").innerHTML = next.board_svg || "";
+    renderMoves(next.verdicts || [], view);
+    if (linksFor !== next.match_id) loadLinks(next.match_id);
+  }
+
+  function renderSync(sync) {
+    const banner = $("sync");
+    if (!sync || sync.ok) { banner.hidden = true; return; }
+    let cells = sync.cells || [];
+    if (!Array.isArray(cells)) cells = Object.entries(cells).map(([c, v]) => `${c} → ${v}`);
+    banner.textContent = sync.message + (cells.length ? ` (${cells.join(", ")})` : "");
+    banner.hidden = false;
+  }
+
+  function renderVerdict(verdicts, view) {
+    const box = $("verdict");
+    const last = verdicts[verdicts.length - 1];
+    const amoeba = $("amoeba");
+    const reason = $("verdict-reason");
+    box.classList.remove("legal", "illegal", "waiting");
+    if (!last) {
+      box.classList.add("waiting");
+      $("verdict-text").textContent = "Waiting for the first move.";
+      reason.hidden = true;
+      amoeba.hidden = true;
+      return;
+    }
+    box.classList.add(last.legal ? "legal" : "illegal");
+    const who = last.player === null || last.player === undefined ? "" : playerName(view, last.player);
+    $("verdict-text").textContent = last.text || `${who}: ${last.legal ? "legal move" : "not legal"}`;
+    reason.textContent = last.legal ? "" : last.reason;
+    // Most games already spell the reason out in the text; say it once.
+    reason.hidden = last.legal || !last.reason || $("verdict-text").textContent.includes(last.reason);
+    const scored = Array.isArray(last.amoebas) && last.amoebas.length > 0;
+    amoeba.hidden = !scored;
+    $("amoeba-cards").innerHTML = scored ? (last.svgs || []).join("") : "";
+  }
+
+  function renderStatus(view, status) {
+    const players = view.players || [];
+    const winner = view.winner;
+    const win = $("winner");
+    const over = status === "finished" || (winner !== null && winner !== undefined);
+    win.hidden = !over;
+    if (over) {
+      win.textContent = winner === null || winner === undefined
+        ? "Game over." : `${playerName(view, winner)} wins!`;
+    }
+    $("turn").textContent = over || view.to_move === null || view.to_move === undefined
+      ? "" : `${playerName(view, view.to_move)} to move`;
+
+    const list = $("scores");
+    list.replaceChildren(...players.map((p, i) => {
+      const li = document.createElement("li");
+      if (i === view.to_move && !over) li.classList.add("to-move");
+      const name = document.createElement("span");
+      name.textContent = p.name;
+      const score = document.createElement("span");
+      const cards = Array.isArray(p.cards) ? p.cards.length : p.cards;
+      score.textContent = `${p.score} pts` + (cards === undefined ? "" : ` · ${cards} cards`);
+      li.append(name, score);
+      return li;
+    }));
+
+    const meta = [];
+    if (view.target) meta.push(`First to ${view.target} points`);
+    if (view.deck_left !== undefined && view.deck_left !== null) {
+      meta.push(`${view.deck_left} cards left in the deck`);
+    }
+    if (view.last_tile) meta.push(`last tile moved: ${view.last_tile}`);
+    $("meta").textContent = meta.join(" · ");
+  }
+
+  function renderMoves(verdicts, view) {
+    const items = verdicts.slice().reverse().map((v) => {
+      const li = document.createElement("li");
+      li.value = v.turn;
+      li.className = v.legal ? "legal" : "illegal";
+      const who = v.player === null || v.player === undefined ? "" : `${playerName(view, v.player)}: `;
+      li.textContent = v.text || `${who}${v.legal ? "legal" : v.reason}`;
+      return li;
+    });
+    $("moves").replaceChildren(...items);
+  }
+
+  async function loadLinks(matchId) {
+    linksFor = matchId;
+    try {
+      const data = await call("/api/links");
+      $("links").replaceChildren(...data.links.map((link) => {
+        const li = document.createElement("li");
+        const a = document.createElement("a");
+        a.href = `/hand/${encodeURIComponent(link.token)}`;
+        a.textContent = new URL(a.href, location.href).href;
+        a.target = "_blank";
+        a.rel = "noopener";
+        li.append(`${link.name}: `, a);
+        return li;
+      }));
+    } catch (err) {
+      linksFor = undefined;
+      toast(`Player links: ${err.message}`);
+    }
+  }
+
+  // ---- setup --------------------------------------------------------------------------------
+  function playerCount() {
+    const checked = document.querySelector('input[name="players"]:checked');
+    return Number(checked ? checked.value : minPlayers);
+  }
+
+  function renderNameInputs() {
+    const box = $("names");
+    const old = [...box.querySelectorAll("input")].map((i) => i.value);
+    const inputs = [];
+    for (let i = 0; i < playerCount(); i++) {
+      const input = document.createElement("input");
+      input.type = "text";
+      input.name = `name${i}`;
+      input.maxLength = 24;
+      input.autocomplete = "off";
+      input.placeholder = `Player ${i + 1}`;
+      input.setAttribute("aria-label", `Name of player ${i + 1}`);
+      input.value = old[i] || "";
+      inputs.push(input);
+    }
+    box.replaceChildren(...inputs);
+  }
+
+  async function startGame(event) {
+    event.preventDefault();
+    const err = $("setup-error");
+    err.hidden = true;
+    const names = [...$("names").querySelectorAll("input")].map((i) => i.value.trim());
+    $("start").disabled = true;
+    try {
+      const data = await call("/api/start", { players: playerCount(), names });
+      setupOpen = false;
+      render(data.snapshot);
+      $("setup").hidden = true;
+      window.scrollTo(0, 0);
+    } catch (e) {
+      err.textContent = e.message;
+      err.hidden = false;
+    } finally {
+      $("start").disabled = false;
+    }
+  }
+
+  // ---- corrections --------------------------------------------------------------------------
+  async function choicesFor(cell) {
+    if (!choices.has(cell)) {
+      const data = await call(`/api/choices/${encodeURIComponent(cell)}`);
+      choices.set(cell, data.choices);
+    }
+    return choices.get(cell);
+  }
+
+  function ask(text) {
+    return new Promise((resolve) => {
+      const sheet = $("sheet");
+      $("sheet-text").textContent = text;
+      sheet.hidden = false;
+      const done = (answer) => {
+        sheet.hidden = true;
+        $("sheet-ok").onclick = null;
+        $("sheet-cancel").onclick = null;
+        resolve(answer);
+      };
+      $("sheet-ok").onclick = () => done(true);
+      $("sheet-cancel").onclick = () => done(false);
+      $("sheet-ok").focus();
+    });
+  }
+
+  async function tapBoard(event) {
+    const tile = event.target.closest("[data-cell]");
+    if (!tile || !snap) return;
+    const cell = tile.dataset.cell;
+    const current = tile.dataset.value;
+    try {
+      const values = await choicesFor(cell);
+      if (!values.length) return;
+      const value = values[(values.indexOf(current) + 1) % values.length];
+      if (!(await ask(`Correct ${cell}? ${current} → ${value}`))) return;
+      const data = await call("/api/correct", { cell, value });
+      render(data.snapshot);
+      toast(`Corrected ${cell} to ${value}`);
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+
+  async function undo() {
+    try {
+      const data = await call("/api/undo", {});
+      render(data.snapshot);
+      toast(data.undone ? "Undone" : "Nothing to undo");
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+
+  function newGame() {
+    setupOpen = true;
+    $("setup").hidden = false;
+    $("setup").scrollIntoView({ behavior: "smooth" });
+    const first = $("names").querySelector("input");
+    if (first) first.focus();
+  }
+
+  // ---- camera and health --------------------------------------------------------------------
+  const camera = $("camera");
+  let cameraBusy = false;
+  let cameraWanted = null;
+
+  function refreshCamera(tick) {
+    cameraWanted = tick;
+    if (cameraBusy || !$("camera-box").open) return;
+    cameraBusy = true;
+    camera.src = `/camera.jpg?n=${encodeURIComponent(String(tick))}`;
+  }
+
+  function cameraDone(ok) {
+    camera.hidden = !ok;
+    $("camera-empty").hidden = ok;
+    cameraBusy = false;
+    const loaded = new URL(camera.src, location.href).searchParams.get("n");
+    if (cameraWanted !== null && String(cameraWanted) !== loaded) refreshCamera(cameraWanted);
+  }
+
+  camera.addEventListener("load", () => cameraDone(true));
+  camera.addEventListener("error", () => cameraDone(false)); // 204: no frame yet
+
+  function renderHealth(h) {
+    const parts = [`Camera ${h.source}: ${h.ok ? "ok" : h.message}`];
+    if (h.gate) parts.push(h.gate);
+    if (typeof h.fps === "number") parts.push(`${h.fps.toFixed(1)} fps`);
+    const line = $("health");
+    line.textContent = parts.join(" · ");
+    line.classList.toggle("error", !h.ok);
+  }
+
+  async function pollHealth() {
+    try { renderHealth(await call("/api/health")); } catch (_) { /* the stream shows offline */ }
+  }
+
+  // ---- stream -------------------------------------------------------------------------------
+  function connect() {
+    const es = new EventSource("/api/stream");
+    const conn = $("conn");
+    es.addEventListener("open", () => { conn.textContent = "live"; conn.classList.remove("off"); });
+    es.addEventListener("error", () => {
+      conn.textContent = "reconnecting…";
+      conn.classList.add("off");
+      if (es.readyState === EventSource.CLOSED) { es.close(); setTimeout(connect, 3000); }
+    });
+    es.addEventListener("snapshot", (e) => render(JSON.parse(e.data)));
+    es.addEventListener("camera", (e) => {
+      const d = JSON.parse(e.data);
+      refreshCamera(typeof d === "object" && d !== null ? d.n : d);
+    });
+    es.addEventListener("health", (e) => renderHealth(JSON.parse(e.data)));
+  }
+
+  $("player-count").addEventListener("change", renderNameInputs);
+  $("setup-form").addEventListener("submit", startGame);
+  $("board").addEventListener("click", tapBoard);
+  $("undo").addEventListener("click", undo);
+  $("new-game").addEventListener("click", newGame);
+  $("camera-box").addEventListener("toggle", () => {
+    if ($("camera-box").open) refreshCamera(Date.now());
+  });
+  renderNameInputs();
+  refreshCamera(Date.now());
+  pollHealth();
+  setInterval(pollHealth, 5000);
+  connect();
+})();

@@ -1,0 +1,64 @@
+// A player's private page: their cards only.  The stream tells us when anything changed (a new
+// snapshot version); the cards themselves come from /api/hand/<token>, never from the stream.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const token = document.body.dataset.token;
+  let seen = null;
+  let loading = null;
+
+  async function load() {
+    const res = await fetch(`/api/hand/${encodeURIComponent(token)}`);
+    let data = null;
+    try { data = await res.json(); } catch (_) { data = null; }
+    const error = $("hand-error");
+    if (!res.ok) {
+      error.textContent = (data && data.error) || `${res.status} ${res.statusText}`;
+      error.hidden = false;
+      $("items").replaceChildren();
+      return;
+    }
+    error.hidden = true;
+    $("hand-title").textContent = data.name;
+    document.body.dataset.player = String(data.player);
+    $("items").replaceChildren(...data.items.map((item) => {
+      const li = document.createElement("li");
+      li.className = "card";
+      li.dataset.item = String(item.id);
+      const drawing = document.createElement("div");
+      drawing.innerHTML = item.svg;
+      const label = document.createElement("p");
+      label.className = "label";
+      label.textContent = `${item.label} · ${item.points} pts`;
+      li.append(drawing, label);
+      return li;
+    }));
+  }
+
+  function refresh(snapshot) {
+    const key = `${snapshot.match_id}:${snapshot.version}`;
+    if (key === seen) return;
+    seen = key;
+    // Chain loads so a burst of versions never renders an older answer over a newer one.
+    loading = (loading || Promise.resolve()).then(load).catch(() => {
+      seen = null; // the stream's snapshot on reconnect retries
+      $("hand-error").textContent = "Cannot reach the table: retrying.";
+      $("hand-error").hidden = false;
+    });
+  }
+
+  function connect() {
+    const es = new EventSource("/api/stream");
+    const conn = $("conn");
+    es.addEventListener("open", () => { conn.textContent = "live"; conn.classList.remove("off"); });
+    es.addEventListener("error", () => {
+      conn.textContent = "reconnecting…";
+      conn.classList.add("off");
+      if (es.readyState === EventSource.CLOSED) { es.close(); setTimeout(connect, 3000); }
+    });
+    es.addEventListener("snapshot", (e) => refresh(JSON.parse(e.data)));
+  }
+
+  connect();
+})();
