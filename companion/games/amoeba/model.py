@@ -199,7 +199,8 @@ def loops(tray: Tray) -> list[Loop]:
     return list(_loops(tray))
 
 
-@lru_cache(maxsize=4096)
+# A turn looks at the tray before and after, and previews revisit the same few boards.
+@lru_cache(maxsize=512)
 def _loops(tray: Tray) -> tuple[Loop, ...]:
     # Each tile touches each of its four side midpoints with exactly one arc, so interior
     # midpoints have two arcs and edge midpoints one: components are cycles or edge paths.

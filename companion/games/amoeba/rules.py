@@ -23,7 +23,6 @@ log = logging.getLogger(__name__)
 
 HAND = 3
 DEFAULT_TARGET = 50
-_KNOWN = ("players", "names", "seed", "deal", "deck", "target", "first")
 
 
 def match_settings(options: JSON) -> JSON:
@@ -59,8 +58,10 @@ def match_settings(options: JSON) -> JSON:
     if not isinstance(deal, bool):
         raise InputError(f"'deal' must be true or false, not {deal!r}")
     deck = options.get("deck")
-    if deck is not None and (not isinstance(deck, str) or not deck):
-        raise InputError(f"'deck' must be the path of a deck file, not {deck!r}")
+    if deck is not None:
+        if not isinstance(deck, str) or not deck:
+            raise InputError(f"'deck' must be the path of a deck file, not {deck!r}")
+        load_deck(deck)  # a bad file is reported when the game is set up, not mid-game
     target = options.get("target", DEFAULT_TARGET)
     if not _is_int(target) or target < 1:
         raise InputError(f"'target' must be a positive number of points, not {target!r}")
@@ -239,6 +240,11 @@ class AmoebaMatch(Match):
     @property
     def to_move(self) -> int:
         return self._table.to_move
+
+    @property
+    def last_tile(self) -> tuple[int, int] | None:
+        """The tile turned in the previous legal move: nobody may turn it next."""
+        return self._table.last_tile
 
     @property
     def winner(self) -> int | None:

@@ -18,6 +18,7 @@ from companion.games.base import JSON
 MOVES = 24
 TWO_TILES_AT = 5
 SAME_TILE_AT = 11
+CARELESS_FROM = 16
 
 
 def _state(tray: Tray) -> JSON:
@@ -33,16 +34,18 @@ def _sets_up(match: AmoebaMatch, tile: tuple[int, int], mover: int) -> bool:
     """After ``tile``, could ``mover`` complete one of his cards with one more turn?"""
     probe = copy.deepcopy(match)
     probe.judge(match.state.turned(*tile))
-    return any(
-        mover in _scorers(probe, t) for t in probe.legal_tiles() if probe.to_move == mover
-    )
+    return any(mover in _scorers(probe, t) for t in probe.legal_tiles() if probe.to_move == mover)
 
 
-def _choose(match: AmoebaMatch, rng: random.Random) -> tuple[int, int]:
+def _choose(match: AmoebaMatch, rng: random.Random, *, careless: bool) -> tuple[int, int]:
+    """The sensible move; a ``careless`` player hands the opponent a shape when he can."""
     mover = match.to_move
     tiles = match.legal_tiles()
     rng.shuffle(tiles)
     own = [t for t in tiles if mover in _scorers(match, t)]
+    gifts = [t for t in tiles if _scorers(match, t) - {mover}]
+    if careless and gifts:
+        return gifts[0]
     if own:
         return own[0]
     safe = [t for t in tiles if not _scorers(match, t)]
@@ -67,7 +70,7 @@ def sample_script(seed: int) -> tuple[JSON, list[JSON]]:
             script += [_state(match.state.turned(*a).turned(*b)), _state(match.state)]
         if moves == SAME_TILE_AT and match.last_tile is not None:
             script += [_state(match.state.turned(*match.last_tile)), _state(match.state)]
-        tile = _choose(match, rng)
+        tile = _choose(match, rng, careless=moves >= CARELESS_FROM)
         board = match.state.turned(*tile)
         verdict = match.judge(board)
         if not verdict.legal:
