@@ -52,7 +52,7 @@ def create_app(runtime: TableRuntime, test_config: dict[str, Any] | None = None)
     from companion.web import api, pages
 
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=64 * 1024, JSON_SORT_KEYS=False)
+    app.config.update(MAX_CONTENT_LENGTH=64 * 1024)
     if test_config:
         app.config.update(test_config)
     app.extensions[_RUNTIME_KEY] = runtime

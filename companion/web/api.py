@@ -40,17 +40,23 @@ def _text(body: dict[str, Any], key: str, *, empty: bool = False) -> str:
 
 
 def _start_options(body: dict[str, Any]) -> dict[str, Any]:
-    """Check the page's start form; the game checks the rest (player range, its own options)."""
+    """Check the page's start form and name unnamed players; the game checks its own options."""
     options = dict(body)
     players = options.get("players")
     if isinstance(players, bool) or not isinstance(players, int):
         raise InputError("'players' must be a whole number of players")
+    game = _runtime().game
+    if not game.min_players <= players <= game.max_players:
+        raise InputError(
+            f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}"
+        )
     names = options.get("names", [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise InputError("'names' must be a list of player names")
     if len(names) > players:
         raise InputError(f"{len(names)} names given for {players} players: give one per player")
     cleaned = [" ".join(n.split())[:MAX_NAME] for n in names]
+    cleaned += [""] * (players - len(cleaned))
     options["names"] = [n or f"Player {i + 1}" for i, n in enumerate(cleaned)]
     return options
 

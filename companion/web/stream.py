@@ -41,13 +41,13 @@ class Subscription:
     def put(self, event: Event) -> None:
         """Queue an event without ever blocking; a full queue keeps the newest of each kind."""
         with self._ready:
-            if len(self._events) >= self.maxsize:
+            self._events.append(event)
+            if len(self._events) > self.maxsize:
                 self._coalesce()
-            if len(self._events) >= self.maxsize:
+            while len(self._events) > self.maxsize:
                 # Only possible with more kinds than slots: the oldest event is the stalest.
                 self._events.popleft()
                 self.dropped += 1
-            self._events.append(event)
             self._ready.notify()
 
     def _coalesce(self) -> None:

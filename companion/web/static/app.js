@@ -42,6 +42,10 @@
     return p ? p.name : `Player ${Number(index) + 1}`;
   }
 
+  function plural(n, word) {
+    return `${n} ${word}${n === 1 ? "" : "s"}`;
+  }
+
   function render(next) {
     // A POST answer and the stream may deliver the same snapshot, or an older one late.
     if (next.match_id === shown.match && next.version <= shown.version) return;
@@ -68,9 +72,8 @@
   function renderSync(sync) {
     const banner = $("sync");
     if (!sync || sync.ok) { banner.hidden = true; return; }
-    let cells = sync.cells || [];
-    if (!Array.isArray(cells)) cells = Object.entries(cells).map(([c, v]) => `${c} → ${v}`);
-    banner.textContent = sync.message + (cells.length ? ` (${cells.join(", ")})` : "");
+    // The session's message names the cells to put back (the drawing highlights them).
+    banner.textContent = sync.message || "The board differs from the game: put it back as drawn.";
     banner.hidden = false;
   }
 
@@ -119,7 +122,7 @@
       name.textContent = p.name;
       const score = document.createElement("span");
       const cards = Array.isArray(p.cards) ? p.cards.length : p.cards;
-      score.textContent = `${p.score} pts` + (cards === undefined ? "" : ` · ${cards} cards`);
+      score.textContent = plural(p.score, "point") + (cards === undefined ? "" : ` · ${plural(cards, "card")}`);
       li.append(name, score);
       return li;
     }));

@@ -30,7 +30,7 @@
       drawing.innerHTML = item.svg;
       const label = document.createElement("p");
       label.className = "label";
-      label.textContent = `${item.label} · ${item.points} pts`;
+      label.textContent = item.label; // the game's words for the card, points included
       li.append(drawing, label);
       return li;
     }));
