@@ -181,6 +181,18 @@ class LatestFrame:
                 return None
             return self._seq, self._image
 
+    def frames(self, stall_seconds: float, name: str) -> Iterator[tuple[int, np.ndarray]]:
+        """Each newer frame once, until closed; SourceError after ``stall_seconds`` of nothing."""
+        seq = 0
+        while True:
+            got = self.get(seq, stall_seconds)
+            if got is None:
+                if self._closed:
+                    return
+                raise SourceError(f"camera {name} stopped delivering frames: check the cable")
+            seq = got[0]
+            yield got
+
 
 class UsbSource(FrameSource):
     """A USB (UVC) camera read by a background thread that keeps only the newest frame."""
@@ -213,16 +225,7 @@ class UsbSource(FrameSource):
                 time.sleep(0.05)
 
     def __iter__(self) -> Iterator[Frame]:
-        seq = 0
-        while not self._stop.is_set():
-            got = self._latest.get(seq, self.stall_seconds)
-            if got is None:
-                if self._stop.is_set():
-                    return
-                raise SourceError(
-                    f"camera usb:{self.index} stopped delivering frames: check the cable"
-                )
-            seq, image = got
+        for seq, image in self._latest.frames(self.stall_seconds, self.description):
             yield Frame(seq - 1, image, f"usb{self.index}-{seq - 1}", time.time())
 
     def close(self) -> None:

@@ -68,7 +68,7 @@ def test_folder_start_and_loop_and_pacing(tmp_path):
 def test_folder_errors(tmp_path):
     with pytest.raises(SourceError, match="no folder"):
         FolderSource(tmp_path / "missing")
-    with pytest.raises(SourceError, match="no .jpg"):
+    with pytest.raises(SourceError, match=r"no \.jpg"):
         FolderSource(tmp_path)
     (tmp_path / "bad.png").write_bytes(b"nope")
     with pytest.raises(SourceError, match="no readable image"):
@@ -132,6 +132,30 @@ def test_latest_frame_keeps_only_newest():
     assert not thread.is_alive()
     assert got == sorted(got) and len(set(got)) == len(got)
     assert got[-1] == 59 and len(got) < 50
+
+
+def test_live_frames_stall_and_close():
+    buf = LatestFrame()
+
+    def camera(count: int) -> None:
+        for i in range(count):
+            buf.put(_image(i))
+            time.sleep(0.01)
+
+    feeder = threading.Thread(target=camera, args=(5,))
+    feeder.start()
+    seen = []
+    t0 = time.monotonic()
+    with pytest.raises(
+        SourceError, match=r"camera usb:0 stopped delivering frames: check the cable"
+    ):
+        for seq, _ in buf.frames(0.3, "usb:0"):
+            seen.append(seq)
+    assert 0.3 <= time.monotonic() - t0 < 2
+    feeder.join()
+    assert seen == sorted(set(seen)) and seen[-1] == 5
+    buf.close()
+    assert list(buf.frames(5.0, "usb:0")) == []  # closing ends iteration without an error
 
 
 def test_open_source_specs(tmp_path):

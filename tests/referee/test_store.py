@@ -8,6 +8,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -46,6 +47,25 @@ def test_round_trip(tmp_path):
     store.close()
     conn = sqlite3.connect(tmp_path / "deep" / "er" / "games.sqlite3")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_threads_share_the_store(tmp_path):
+    store = Store(tmp_path / "games.sqlite3")
+    match = store.create_match("g", {}, {})
+    got: list[int] = []
+
+    def writer() -> None:
+        for _ in range(40):
+            got.append(store.append(match, "event", {"event": "pass"}))
+            store.entries(match)
+
+    threads = [threading.Thread(target=writer) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(got) == list(range(1, 121))
+    assert [e.seq for e in store.entries(match)] == list(range(1, 121))
 
 
 def test_default_path(monkeypatch, tmp_path):

@@ -1,0 +1,507 @@
+"""The referee session: settled boards and events in, verdicts and page state out.
+
+Everything that happens to a match is first written to the game log and only then shown, and
+the match itself is a pure function of its settings and the log.  So live play, undo,
+corrections and resuming after a power cut all run through one replay of log entries
+(``_Replay.apply``): what the page shows after a restart is exactly what it showed before.
+
+The session is game-agnostic: it handles states through ``Game.format_state``/``parse_state``
+and compares cells through ``Game.cells``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import InputError
+from companion.games.base import JSON, Game, Match, State, Verdict
+from companion.referee.store import Store
+
+log = logging.getLogger(__name__)
+
+MAX_LISTED_CELLS = 6
+
+
+@dataclass(frozen=True)
+class _Record:
+    """One verdict, the input (item index) that produced it, its turn and the cells it changed."""
+
+    item: int
+    verdict: Verdict
+    turn: int
+    cells: tuple[str, ...]
+
+
+def _diff(game: Game, a: State, b: State) -> list[str]:
+    """Cells whose values differ between two states, in the game's cell order."""
+    cells_a = game.cells(a)
+    return [name for name, value in game.cells(b).items() if cells_a.get(name) != value]
+
+
+class _Replay:
+    """A match together with the inputs that built it: the one path for live play and rebuilds.
+
+    ``items`` are the inputs still in effect (boards, as corrected, and events); an undo drops
+    inputs and a correction edits one, and both then replay ``items`` from a fresh match.
+    """
+
+    def __init__(self, game: Game, settings: JSON) -> None:
+        self.game = game
+        self.settings = settings
+        self.items: list[tuple[str, JSON]] = []
+        self._reset()
+
+    def _reset(self) -> None:
+        self.match: Match = self.game.new_match(self.settings)
+        self.records: list[_Record] = []
+        self.moves = 0
+
+    def fork(self) -> _Replay:
+        """A copy to try an entry on: inputs are never mutated in place, so only the match
+        needs a deep copy."""
+        other = copy.copy(self)
+        other.items = list(self.items)
+        other.records = list(self.records)
+        other.match = copy.deepcopy(self.match)
+        return other
+
+    @property
+    def set_up(self) -> bool:
+        """True once some board has been judged legal (the set-up check has passed)."""
+        return any(r.verdict.legal and self.items[r.item][0] == "board" for r in self.records)
+
+    @property
+    def boards(self) -> int:
+        return sum(1 for kind, _ in self.items if kind == "board")
+
+    def last_board(self) -> int | None:
+        """Index in ``items`` of the last board (what a correction applies to)."""
+        for i in range(len(self.items) - 1, -1, -1):
+            if self.items[i][0] == "board":
+                return i
+        return None
+
+    def last_move(self) -> int | None:
+        """Index in ``items`` of the last input that made a legal move (what undo takes back)."""
+        for record in reversed(self.records):
+            if record.verdict.legal and record.verdict.move is not None:
+                return record.item
+        return None
+
+    def apply(self, kind: str, payload: JSON) -> Verdict | None:
+        """Apply one log entry; the verdict it produced, if any (InputError if it is invalid)."""
+        if kind in ("board", "event"):
+            self.items.append((kind, payload))
+            try:
+                return self._play(len(self.items) - 1)
+            except BaseException:
+                self.items.pop()
+                raise
+        if kind == "correct":
+            index = self.last_board()
+            if index is None:
+                raise InputError("no board has been judged yet: nothing to correct")
+            state = self.game.parse_state(self.items[index][1]["state"])
+            fixed = self.game.with_cells(state, {payload["cell"]: payload["value"]})
+            board = {**self.items[index][1], "state": self.game.format_state(fixed)}
+            self.items[index] = ("board", board)
+            self._rebuild()
+            return next((r.verdict for r in self.records if r.item == index), None)
+        if kind == "undo":
+            index = self.last_move()
+            if index is None:
+                raise InputError("no move to undo yet")
+            # Later inputs were judged against the position being taken back: drop them too.
+            del self.items[index:]
+            self._rebuild()
+            return None
+        raise ValueError(f"unknown log entry kind {kind!r}")
+
+    def _rebuild(self) -> None:
+        self._reset()
+        for index in range(len(self.items)):
+            self._play(index)
+
+    def _play(self, index: int) -> Verdict | None:
+        kind, payload = self.items[index]
+        before = self.match.state
+        if kind == "board":
+            verdict: Verdict | None = self.match.judge(self.game.parse_state(payload["state"]))
+        else:
+            verdict = self.match.handle(payload)
+        if verdict is None:
+            return None
+        cells: tuple[str, ...] = ()
+        if verdict.legal and verdict.move is not None:
+            self.moves += 1
+            turn = self.moves
+            cells = tuple(_diff(self.game, before, self.match.state))
+        else:
+            # A setup verdict belongs to the turn already played; an illegal one to the next.
+            turn = self.moves + (0 if verdict.legal else 1)
+        self.records.append(_Record(index, verdict, turn, cells))
+        return verdict
+
+
+def _sentence(cells: list[str]) -> str:
+    if not cells:
+        return "show the whole board to the camera: it must match the drawing before play goes on"
+    if len(cells) > MAX_LISTED_CELLS:
+        return f"put back the {len(cells)} highlighted cells as shown"
+    names = cells[0] if len(cells) == 1 else ", ".join(cells[:-1]) + " and " + cells[-1]
+    return f"put back {names} as shown"
+
+
+class Session:
+    """One game's referee; the pipeline thread and the web thread share it (one RLock)."""
+
+    def __init__(
+        self, game: Game, store: Store, *, on_change: Callable[[], None] | None = None
+    ) -> None:
+        self.game = game
+        self.store = store
+        self.on_change = on_change
+        self._lock = threading.RLock()
+        self._replay: _Replay | None = None
+        self._match_id: int | None = None
+        self._meta: JSON = {}
+        self._finished_logged = False
+        self._sync_ok = True
+        self._sync_cells: list[str] = []
+        self._raw: State | None = None
+        self._observed: State | None = None
+        self._overrides: dict[str, tuple[str, str]] = {}
+        self._last_frame: int | None = None
+        self._version = 0
+
+    # --- starting and resuming ---------------------------------------------------------------
+    def start(self, options: JSON) -> int:
+        """A new match from page/CLI options; the previous unfinished one is marked abandoned."""
+        if not isinstance(options, dict):
+            raise InputError("match options must be an object of settings")
+        options = dict(options)
+        source = options.pop("source", None)
+        settings = self.game.settings_for(options)
+        try:
+            json.dumps(settings)
+        except (TypeError, ValueError):
+            raise InputError("match settings must be plain JSON values") from None
+        replay = _Replay(self.game, settings)
+        players = replay.match.public_view().get("players", [])
+        meta: JSON = {"tokens": [secrets.token_urlsafe(16) for _ in players]}
+        if source is not None:
+            meta["source"] = str(source)
+        with self._lock:
+            if self._match_id is not None and not self._finished_logged:
+                self.store.finish(self._match_id, {"abandoned": True})
+            match_id = self.store.create_match(self.game.id, settings, meta)
+            self._load(match_id, replay, meta)
+            self._bump()
+        self._notify()
+        return match_id
+
+    def resume(self, *, trust_board: bool = False) -> bool:
+        """Rebuild this game's latest unfinished match from the log; False if there is none.
+
+        A camera's table may have changed while the program was down, so play waits until a
+        settled board equals the match state.  A replayed recording (``trust_board``) continues
+        exactly where the log ends: its table is the last logged board.
+        """
+        record = self.store.unfinished(self.game.id)
+        if record is None:
+            return False
+        replay = _Replay(self.game, record.settings)
+        overrides: dict[str, tuple[str, str]] = {}
+        last_frame = None
+        last_board: State | None = None
+        for entry in self.store.entries(record.id):
+            replay.apply(entry.kind, entry.payload)
+            if entry.kind == "board":
+                last_frame = entry.payload.get("frame")
+                last_board = self.game.parse_state(entry.payload["state"])
+            elif entry.kind == "correct":
+                cell, value = entry.payload["cell"], entry.payload["value"]
+                if last_board is not None:
+                    last_board = self.game.with_cells(last_board, {cell: value})
+                if entry.payload.get("raw") is not None:
+                    overrides[cell] = (entry.payload["raw"], value)
+        with self._lock:
+            self._load(record.id, replay, record.meta)
+            self._overrides = overrides
+            self._last_frame = last_frame
+            if last_board is None:
+                self._sync_ok = True
+            elif trust_board:
+                self._observed = last_board
+                self._resync()
+            else:
+                self._sync_ok = False
+            self._bump()
+        self._notify()
+        log.info("resumed %s match %d (%d entries)", self.game.id, record.id, len(replay.items))
+        return True
+
+    def _load(self, match_id: int, replay: _Replay, meta: JSON) -> None:
+        self._replay = replay
+        self._match_id = match_id
+        self._meta = meta
+        self._finished_logged = replay.match.finished
+        self._sync_ok = True
+        self._sync_cells = []
+        self._raw = self._observed = None
+        self._overrides = {}
+        self._last_frame = None
+
+    # --- inputs ----------------------------------------------------------------------------
+    def observe(
+        self, state: State, *, frame: int | None = None, confidence: Any = None
+    ) -> Verdict | None:
+        """A settled board from the camera; the verdict if it was judged (a change), else None."""
+        with self._lock:
+            verdict, changed = self._observe(state, frame, confidence)
+        if changed:
+            self._notify()
+        return verdict
+
+    def _observe(
+        self, raw: State, frame: int | None, confidence: Any
+    ) -> tuple[Verdict | None, bool]:
+        replay = self._replay
+        if replay is None or replay.match.finished:
+            return None, False
+        # A state that does not survive its own notation is not this game's board.
+        self.game.parse_state(self.game.format_state(raw))
+        self._raw = raw
+        state = self._observed = self._apply_overrides(raw)
+        match = replay.match
+        resynced = False
+        if not self._sync_ok:
+            cells = _diff(self.game, state, match.state)
+            if cells:
+                changed = cells != self._sync_cells
+                self._sync_cells = cells
+                if changed:
+                    self._bump()
+                return None, changed
+            self._sync_ok, self._sync_cells, resynced = True, [], True
+            self._bump()
+        # Until a board has been accepted, a board equal to the start state is still judged:
+        # it is the set-up check, and the gate shows a resting board only once.
+        if state == match.state and replay.set_up:
+            return None, resynced
+        frame = None if frame is None else int(frame)
+        payload: JSON = {"state": self.game.format_state(state), "frame": frame}
+        if confidence is not None and len(confidence):
+            payload["confidence"] = round(float(min(confidence)), 4)
+        verdict = self._commit("board", payload)
+        if frame is not None:
+            self._last_frame = frame
+        if verdict is not None and not verdict.legal:
+            self._sync_ok = False
+            self._sync_cells = _diff(self.game, state, self._match().state)
+        self._bump()
+        return verdict, True
+
+    def event(self, ev: JSON) -> Verdict | None:
+        """A game event from the page or a .jsonl line (``{"event": "pass"}``...)."""
+        with self._lock:
+            self._require()
+            if not isinstance(ev, dict) or not isinstance(ev.get("event"), str):
+                raise InputError('an event must be an object with an "event" name')
+            try:
+                json.dumps(ev)
+            except (TypeError, ValueError):
+                raise InputError("an event must hold plain JSON values") from None
+            verdict = self._commit("event", dict(ev))
+            self._bump()
+        self._notify()
+        return verdict
+
+    def undo(self) -> bool:
+        """Take back the last legal move; False if there is none.  The table must follow."""
+        with self._lock:
+            replay = self._require()
+            if replay.last_move() is None:
+                return False
+            self._commit("undo", {})
+            self._resync()
+            self._bump()
+        self._notify()
+        return True
+
+    def correct(self, cell: str, value: str) -> Verdict | None:
+        """The camera misread ``cell`` on the last judged board: it is ``value``; re-judge.
+
+        While the camera keeps reading what it read when corrected, later boards get ``value``
+        there too; once the camera's value changes (the tile really moved), the override ends.
+        """
+        with self._lock:
+            replay = self._require()
+            if not isinstance(cell, str) or not isinstance(value, str):
+                raise InputError("a correction needs a cell name and a value, both text")
+            index = replay.last_board()
+            if index is None:
+                raise InputError("no board has been judged yet: nothing to correct")
+            board = self.game.parse_state(replay.items[index][1]["state"])
+            if cell not in self.game.cells(board):
+                raise InputError(f"there is no cell {cell!r} on the {self.game.title} board")
+            seen = self._raw if self._raw is not None else board
+            raw_value = self.game.cells(seen)[cell]
+            payload = {"cell": cell, "value": value, "raw": raw_value}
+            verdict = self._commit("correct", payload)
+            self._overrides[cell] = (raw_value, value)
+            if self._raw is not None:
+                self._observed = self._apply_overrides(self._raw)
+            self._resync()
+            self._bump()
+        self._notify()
+        return verdict
+
+    # --- internals -------------------------------------------------------------------------
+    def _require(self) -> _Replay:
+        if self._replay is None:
+            raise InputError("no match in progress: start one first")
+        return self._replay
+
+    def _match(self) -> Match:
+        return self._require().match
+
+    def _commit(self, kind: str, payload: JSON) -> Verdict | None:
+        """Try the entry on a copy (bad input raises before anything is written), log it, keep it.
+
+        The entry is committed to disk before the new match state is kept or shown.
+        """
+        replay = self._require()
+        trial = replay.fork()
+        verdict = trial.apply(kind, payload)
+        assert self._match_id is not None
+        self.store.append(self._match_id, kind, payload)
+        self._replay = trial
+        if trial.match.finished and not self._finished_logged:
+            self.store.finish(self._match_id, {"view": trial.match.public_view()})
+            self._finished_logged = True
+        elif not trial.match.finished and self._finished_logged:
+            self.store.reopen(self._match_id)
+            self._finished_logged = False
+        return verdict
+
+    def _apply_overrides(self, raw: State) -> State:
+        if not self._overrides:
+            return raw
+        seen = self.game.cells(raw)
+        self._overrides = {c: rv for c, rv in self._overrides.items() if seen.get(c) == rv[0]}
+        values = {c: value for c, (_, value) in self._overrides.items()}
+        return self.game.with_cells(raw, values) if values else raw
+
+    def _resync(self) -> None:
+        """After an undo or correction: in sync only if the last board seen is the match state."""
+        target = self._match().state
+        if self._observed is None:
+            self._sync_ok, self._sync_cells = False, []
+            return
+        self._sync_cells = _diff(self.game, self._observed, target)
+        self._sync_ok = not self._sync_cells
+
+    def _bump(self) -> None:
+        self._version += 1
+
+    def _notify(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    # --- outputs ---------------------------------------------------------------------------
+    @property
+    def match_id(self) -> int | None:
+        return self._match_id
+
+    @property
+    def last_frame(self) -> int | None:
+        """Frame index of the last board logged: a replayed source resumes after it."""
+        return self._last_frame
+
+    @property
+    def in_sync(self) -> bool:
+        return self._sync_ok
+
+    @property
+    def verdicts(self) -> list[JSON]:
+        with self._lock:
+            if self._replay is None:
+                return []
+            return [
+                {**r.verdict.to_json(r.turn), "svgs": list(r.verdict.svgs)}
+                for r in self._replay.records
+            ]
+
+    def snapshot(self) -> JSON:
+        """Everything the page shows, with a version that grows on every change."""
+        with self._lock:
+            replay = self._replay
+            if replay is None:
+                start = self.game.start_state()
+                return {
+                    "game": self.game.id,
+                    "title": self.game.title,
+                    "match_id": None,
+                    "status": "idle",
+                    "board": self.game.format_state(start),
+                    "board_svg": self.game.board_svg(start),
+                    "sync": {"ok": True, "cells": [], "message": ""},
+                    "view": {},
+                    "verdicts": [],
+                    "version": self._version,
+                }
+            match = replay.match
+            if self._sync_ok:
+                last = next((r for r in reversed(replay.records) if r.cells), None)
+                highlights = last.cells if last else ()
+            else:
+                highlights = tuple(self._sync_cells)
+            return {
+                "game": self.game.id,
+                "title": self.game.title,
+                "match_id": self._match_id,
+                "status": "finished" if match.finished else "playing",
+                "board": self.game.format_state(match.state),
+                "board_svg": self.game.board_svg(match.state, highlights=highlights),
+                "sync": {
+                    "ok": self._sync_ok,
+                    "cells": list(self._sync_cells),
+                    "message": "" if self._sync_ok else _sentence(self._sync_cells),
+                },
+                "view": match.public_view(),
+                "verdicts": self.verdicts,
+                "version": self._version,
+            }
+
+    def links(self) -> list[JSON]:
+        """Each player's private page token, for the organiser to hand out."""
+        with self._lock:
+            if self._replay is None:
+                return []
+            players = self._replay.match.public_view().get("players", [])
+            tokens = self._meta.get("tokens", [])
+            return [
+                {"player": i, "name": p.get("name", f"Player {i + 1}"), "token": token}
+                for i, (p, token) in enumerate(zip(players, tokens, strict=False))
+            ]
+
+    def private(self, token: str) -> JSON | None:
+        """The private view of the player holding ``token``; None for an unknown token."""
+        with self._lock:
+            for link in self.links():
+                if secrets.compare_digest(str(token), link["token"]):
+                    player = link["player"]
+                    return {
+                        "player": player,
+                        "name": link["name"],
+                        **self._match().private_view(player),
+                    }
+            return None

@@ -1,0 +1,356 @@
+"""The referee session against a small real game (tests/referee/counter_game.py) and amoeba."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from counter_game import CounterGame
+
+from companion.errors import InputError
+from companion.referee.session import Session
+from companion.referee.store import Store
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+STABLE = ("game", "match_id", "status", "board", "view", "verdicts")  # not sync: resume
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "games.sqlite3")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def session(store):
+    s = Session(CounterGame(), store)
+    s.start({"names": ["Ann", "Bob"], "target": 6, "source": "folder /x"})
+    return s
+
+
+def rebuilt(store: Store) -> Session:
+    other = Session(CounterGame(), store)
+    assert other.resume()
+    return other
+
+
+def same(a: Session, b: Session) -> None:
+    sa, sb = a.snapshot(), b.snapshot()
+    assert {k: sa[k] for k in STABLE} == {k: sb[k] for k in STABLE}
+
+
+def test_start_keeps_source_out_of_settings(session, store):
+    record = store.get(session.match_id)
+    assert "source" not in record.settings and record.settings["target"] == 6
+    assert record.meta["source"] == "folder /x" and len(record.meta["tokens"]) == 2
+    links = session.links()
+    assert [(x["player"], x["name"]) for x in links] == [(0, "Ann"), (1, "Bob")]
+    assert len({x["token"] for x in links}) == 2 and all(len(x["token"]) >= 20 for x in links)
+    private = session.private(links[1]["token"])
+    assert private["player"] == 1 and private["name"] == "Bob"
+    assert private["items"][0]["label"] == "secret of Bob"
+    assert session.private("not-a-token") is None
+
+
+def test_play_and_rebuild_equal_after_every_step(session, store):
+    steps = [
+        lambda s: s.observe((0, 0, 0, 0), frame=3),  # set-up check
+        lambda s: s.observe((1, 0, 0, 0), frame=7),
+        lambda s: s.event({"event": "bonus", "player": 1}),
+        lambda s: s.observe((1, 0, 1, 0), frame=9),
+        lambda s: s.event({"event": "pass"}),
+        lambda s: s.observe((1, 0, 3, 0), frame=12),  # illegal: +2
+        lambda s: s.observe((1, 0, 1, 0), frame=15),  # put back: in sync again
+        lambda s: s.undo(),  # takes back the pass
+        lambda s: s.undo(),  # and Bob's move on c
+        lambda s: s.observe((1, 0, 0, 0), frame=20),  # table follows the undo
+        lambda s: s.observe((1, 1, 0, 0), frame=np.int64(22)),
+        lambda s: s.correct("b", "0"),
+    ]
+    for step in steps:
+        step(session)
+        same(session, rebuilt(store))
+    assert session.last_frame == 22 and rebuilt(store).last_frame == 22
+    kinds = [e.kind for e in store.entries(session.match_id)]
+    assert kinds.count("undo") == 2 and kinds[-1] == "correct"
+    # the correction turned Bob's move on b into an unchanged board: illegal now
+    moves = [(v["move"], v["legal"]) for v in session.verdicts]
+    assert moves == [(None, True), ({"cell": "a"}, True), (None, True), (None, False)]
+
+
+def test_turn_numbers_and_verdict_json(session):
+    assert session.observe((0, 0, 0, 0)).reason == "start position"
+    session.observe((0, 1, 0, 0))
+    session.event({"event": "pass"})
+    session.observe((0, 1, 0, 5))  # illegal
+    verdicts = session.verdicts
+    assert [(v["turn"], v["reason"], v["legal"]) for v in verdicts] == [
+        (0, "start position", True),
+        (1, "ok", True),
+        (2, "pass", True),
+        (3, "a move adds one to one counter", False),
+    ]
+    assert verdicts[1]["player"] == 0 and verdicts[1]["move"] == {"cell": "b"}
+    assert verdicts[1]["svgs"] == ["<svg data-move='b'/>"] and verdicts[1]["score"] == 1
+
+
+def test_unchanged_board_is_not_judged_twice(session, store):
+    session.observe((0, 0, 0, 0))
+    assert session.observe((0, 0, 0, 0)) is None
+    session.observe((1, 0, 0, 0))
+    assert session.observe((1, 0, 0, 0)) is None
+    assert [e.kind for e in store.entries(session.match_id)] == ["board", "board"]
+
+
+def test_out_of_sync_flow(session):
+    session.observe((0, 0, 0, 0))
+    session.observe((1, 0, 0, 0))
+    verdict = session.observe((1, 1, 1, 0))
+    assert not verdict.legal
+    snap = session.snapshot()
+    assert snap["sync"] == {
+        "ok": False,
+        "cells": ["b", "c"],
+        "message": "put back b and c as shown",
+    }
+    assert snap["board"]["cells"] == [1, 0, 0, 0]
+    assert "data-cell='b' class=hl" in snap["board_svg"]
+    # judged nothing while out of sync, even a board that would be a legal move from (1,1,1,0)
+    assert session.observe((1, 1, 0, 0)) is None
+    assert session.snapshot()["sync"]["cells"] == ["b"]
+    assert session.observe((1, 0, 0, 0)) is None
+    assert session.snapshot()["sync"]["ok"]
+    assert session.observe((1, 0, 0, 1)).legal
+
+
+def test_failed_set_up_is_judged_again_once_fixed(session):
+    assert not session.observe((0, 2, 0, 0)).legal
+    assert session.snapshot()["sync"]["cells"] == ["b"]
+    # the gate shows the fixed board once: it must be judged, not only bring the sync back
+    assert session.observe((0, 0, 0, 0)).reason == "start position"
+    assert session.in_sync and session.observe((0, 0, 1, 0)).legal
+
+
+def test_undo(session, store):
+    assert session.undo() is False  # nothing to undo yet
+    session.observe((0, 0, 0, 0))
+    session.observe((0, 0, 1, 0))
+    session.observe((0, 0, 1, 1))
+    assert session.undo() is True
+    snap = session.snapshot()
+    assert snap["board"]["cells"] == [0, 0, 1, 0]
+    assert snap["sync"]["ok"] is False and snap["sync"]["cells"] == ["d"]
+    assert snap["view"]["to_move"] == 1 and snap["view"]["players"][1]["score"] == 0
+    assert session.observe((0, 0, 1, 1)) is None  # the table has not followed yet
+    session.observe((0, 0, 1, 0))
+    assert session.snapshot()["sync"]["ok"]
+    assert session.observe((0, 1, 1, 0)).player == 1
+    assert [e.kind for e in store.entries(session.match_id)][-2:] == ["undo", "board"]
+
+
+def test_correction_rejudges_and_overrides_later_reads(session, store):
+    session.observe((0, 0, 0, 0))
+    session.observe((1, 0, 0, 0))
+    # the camera misreads counter d as 1 while c really went up: two changes, illegal
+    assert not session.observe((1, 0, 1, 1)).legal
+    verdict = session.correct("d", "0")
+    assert verdict.legal and verdict.move == {"cell": "c"}
+    snap = session.snapshot()
+    assert snap["board"]["cells"] == [1, 0, 1, 0] and snap["sync"]["ok"]
+    assert [v["legal"] for v in snap["verdicts"]] == [True, True, True]
+    # the camera still reads d as 1: the override applies, so this is a legal move of a
+    assert session.observe((2, 0, 1, 1)).legal
+    assert session.snapshot()["board"]["cells"] == [2, 0, 1, 0]
+    # the camera value of d changes: the override ends and the reading counts as it is
+    assert session.observe((2, 0, 1, 2)).legal is False
+    entry = store.entries(session.match_id)[3]
+    assert entry.kind == "correct" and entry.payload == {"cell": "d", "value": "0", "raw": "1"}
+    same(session, rebuilt(store))
+
+
+def test_bad_input_writes_nothing(session, store):
+    with pytest.raises(InputError, match="nothing to correct"):
+        session.correct("a", "1")
+    session.observe((0, 0, 0, 0))
+    before = store.entries(session.match_id)
+    for bad in (
+        lambda: session.event({"event": "dance"}),
+        lambda: session.event({"event": "bonus", "player": 7}),
+        lambda: session.event(["pass"]),
+        lambda: session.event({"event": "pass", "when": object()}),
+        lambda: session.correct("z", "1"),
+        lambda: session.correct("a", "minus one"),
+        lambda: session.observe({"not": "a state"}),
+    ):
+        with pytest.raises(InputError):
+            bad()
+    assert store.entries(session.match_id) == before
+    with pytest.raises(InputError):
+        Session(CounterGame(), store).event({"event": "pass"})
+    assert Session(CounterGame(), store).observe((1, 0, 0, 0)) is None
+    assert session.event({"event": "quiet"}) is None
+    assert store.entries(session.match_id)[-1].kind == "event"
+
+
+def test_finish_and_undo_reopens(session, store):
+    session.observe((0, 0, 0, 0))
+    for state in [(1, 0, 0, 0), (2, 0, 0, 0), (3, 0, 0, 0), (3, 1, 0, 0), (3, 2, 0, 0)]:
+        session.observe(state)
+    assert session.snapshot()["status"] == "playing"
+    session.observe((3, 2, 1, 0))
+    assert session.snapshot()["status"] == "finished"
+    record = store.get(session.match_id)
+    assert record.finished is not None and record.outcome["view"]["players"][0]["score"] == 3
+    assert store.unfinished("counter") is None
+    assert session.observe((4, 2, 1, 0)) is None  # finished: nothing more is judged
+    assert session.undo()
+    assert store.get(session.match_id).finished is None
+    assert session.snapshot()["status"] == "playing"
+
+
+def test_resume_needs_the_table_to_match(session, store):
+    session.observe((0, 0, 0, 0))
+    session.observe((0, 1, 0, 0), frame=40)
+    other = Session(CounterGame(), store)
+    assert other.snapshot()["status"] == "idle"
+    assert other.resume() and other.match_id == session.match_id and other.last_frame == 40
+    snap = other.snapshot()
+    assert snap["sync"]["ok"] is False and snap["sync"]["cells"] == []
+    assert "show the whole board" in snap["sync"]["message"]
+    assert other.observe((0, 1, 1, 0)) is None
+    assert other.observe((0, 1, 0, 0)) is None and other.in_sync
+    assert other.observe((0, 1, 1, 0)).player == 1
+    assert other.links() == session.links()
+
+
+def test_resume_trusting_a_recording(session, store):
+    session.observe((0, 0, 0, 0))
+    session.observe((0, 1, 0, 0), frame=40)
+    other = Session(CounterGame(), store)
+    assert other.resume(trust_board=True) and other.in_sync
+    assert other.observe((0, 1, 1, 0), frame=41).player == 1
+    # a recording that stopped while its board was wrong resumes out of sync, cells known
+    other.observe((0, 1, 1, 7), frame=42)
+    third = Session(CounterGame(), store)
+    assert third.resume(trust_board=True) and not third.in_sync
+    assert third.snapshot()["sync"]["cells"] == ["d"] and third.last_frame == 42
+
+
+def test_resume_before_any_board_is_in_sync(store):
+    Session(CounterGame(), store).start({})
+    other = Session(CounterGame(), store)
+    assert other.resume() and other.in_sync
+    assert other.observe((0, 0, 0, 0)).reason == "start position"
+    assert Session(CounterGame(), Store(store.path.parent / "empty.sqlite3")).resume() is False
+
+
+def test_new_start_abandons_previous(session, store):
+    first = session.match_id
+    second = session.start({"names": ["Cy"]})
+    assert second != first and store.get(first).outcome == {"abandoned": True}
+    assert store.unfinished("counter").id == second
+    assert session.snapshot()["view"]["players"] == [{"name": "Cy", "score": 0}]
+
+
+def test_on_change_runs_outside_the_lock(store):
+    seen: list[int] = []
+    session: Session
+
+    def on_change() -> None:
+        # a web thread reading the snapshot must not block on the session's lock
+        t = threading.Thread(target=lambda: seen.append(session.snapshot()["version"]))
+        t.start()
+        t.join(2.0)
+        assert not t.is_alive()
+
+    session = Session(CounterGame(), store, on_change=on_change)
+    session.start({})
+    session.on_change = on_change  # the service sets it after construction
+    session.observe((0, 0, 0, 0))
+    session.observe((0, 0, 0, 0))  # no change: no call
+    session.event({"event": "pass"})
+    assert seen == sorted(seen) and len(seen) == 3
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("companion.games.amoeba.rules") is None,
+    reason="amoeba rules not written yet",
+)
+def test_amoeba_session(store):
+    from companion.games import find_game
+    from companion.games.amoeba.model import Tray
+
+    game = find_game("amoeba")
+    session = Session(game, store)
+    session.start({"names": ["Ann", "Bob"], "seed": 5})
+    start = Tray.start(0)
+    assert session.observe(start).reason == "start position"
+    verdict = session.observe(start.turned(3, 4))
+    assert verdict.legal and verdict.player == 0
+    snap = session.snapshot()
+    assert "r3c4" in snap["board_svg"] and snap["verdicts"][-1]["turn"] == 1
+    bad = session.observe(start.turned(3, 4).turned(0, 0).turned(6, 6))
+    assert not bad.legal and session.snapshot()["sync"]["cells"] == ["r0c0", "r6c6"]
+    assert session.correct("r6c6", str(start[6, 6])).legal
+    same_amoeba = Session(game, store)
+    assert same_amoeba.resume()
+    assert same_amoeba.snapshot()["board"] == session.snapshot()["board"]
+    assert session.private(session.links()[0]["token"])["player"] == 0
+
+
+OBSERVER = """
+import sys
+from counter_game import CounterGame
+from companion.referee.session import Session
+from companion.referee.store import Store
+session = Session(CounterGame(), Store(sys.argv[1]))
+if not session.resume():
+    session.start({"target": 10**9})
+    session.observe((0, 0, 0, 0))
+state = list(session.snapshot()["board"]["cells"])
+session.observe(tuple(state))  # the table matches the log: back in sync
+while True:
+    state[0] += 1
+    if not session.observe(tuple(state)).legal:
+        raise SystemExit("illegal")
+    print(state[0], flush=True)
+"""
+
+
+def test_kill_minus_9_through_observe(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HERE)])}
+    rng = random.Random(5)
+    highest = 0
+    t0 = time.monotonic()
+    for _ in range(12):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", OBSERVER, str(path)], stdout=subprocess.PIPE, env=env, text=True
+        )
+        first = proc.stdout.readline()
+        assert first.strip().isdigit()
+        time.sleep(rng.uniform(0.0, 0.1))
+        proc.send_signal(signal.SIGKILL)
+        rest, _ = proc.communicate()
+        printed = [int(x) for x in (first + rest).split()]
+        assert printed[0] >= highest + 1  # each run continued where the log ended
+        highest = printed[-1]
+        store = Store(path)
+        session = Session(CounterGame(), store)
+        assert session.resume()
+        counted = session.snapshot()["board"]["cells"][0]
+        assert counted >= highest  # every acknowledged move survived
+        highest = counted
+        store.close()
+    assert time.monotonic() - t0 < 30
