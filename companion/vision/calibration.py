@@ -23,8 +23,8 @@ from typing import Any, Literal
 import cv2
 import numpy as np
 
-from companion.errors import InputError, ProfileError
-from companion.games.base import JSON, Game
+from companion.errors import BoardNotFoundError, InputError, ProfileError
+from companion.games.base import JSON, Game, Reader
 from companion.vision import markers
 from companion.vision.recheck import PositionCheck, make_reference
 from companion.vision.rectify import Rectifier
@@ -70,9 +70,7 @@ def corner_problem(corners: np.ndarray, image_size: tuple[int, int] | None = Non
     if lengths.min() < MIN_SIDE_PX:
         return f"two corners are only {lengths.min():.0f} px apart (the board is degenerate)"
     nxt = np.roll(edges, -1, axis=0)
-    sines = (edges[:, 0] * nxt[:, 1] - edges[:, 1] * nxt[:, 0]) / (
-        lengths * np.roll(lengths, -1)
-    )
+    sines = (edges[:, 0] * nxt[:, 1] - edges[:, 1] * nxt[:, 0]) / (lengths * np.roll(lengths, -1))
     if np.all(sines < -MIN_SIN_ANGLE):
         return (
             "the corners go anticlockwise: give them as top-left, top-right, bottom-right, "
@@ -90,7 +88,7 @@ def parse_corners(text: str) -> np.ndarray:
     pairs = text.split()
     if len(pairs) != 4:
         raise InputError(
-            f"--corners {text!r} has {len(pairs)} points: give 4 as \"x,y x,y x,y x,y\" "
+            f'--corners {text!r} has {len(pairs)} points: give 4 as "x,y x,y x,y x,y" '
             "(top-left, top-right, bottom-right, bottom-left)"
         )
     pts = []
@@ -99,7 +97,7 @@ def parse_corners(text: str) -> np.ndarray:
         if match is None:
             raise InputError(
                 f"--corners point {pair!r} is not x,y: write each corner as two numbers with a "
-                "comma and no space, e.g. \"102,88 1180,95 1175,870 98,860\""
+                'comma and no space, e.g. "102,88 1180,95 1175,870 98,860"'
             )
         pts.append((float(match[1]), float(match[2])))
     corners = np.array(pts, dtype=np.float32)
@@ -113,9 +111,19 @@ def _fail(path: str, what: str) -> ProfileError:
     return ProfileError(f"profile {path} {what}: calibrate again")
 
 
-@dataclass
+def _other_game(path: str, made_for: str, wanted: str) -> ProfileError:
+    return ProfileError(
+        f"profile {path} was made for {made_for}, not {wanted}: calibrate again with "
+        f"--game {wanted}"
+    )
+
+
+@dataclass(eq=False)
 class Profile:
-    """One camera view of one board: corners, learned reader settings, position reference."""
+    """One camera view of one board: corners, learned reader settings, position reference.
+
+    Compared by identity: ``corners`` is an array, whose ``==`` has no single truth value.
+    """
 
     game: str
     image_size: tuple[int, int]
@@ -131,6 +139,8 @@ class Profile:
     camera_controls: JSON | None = None
     """Fixed camera settings (``ExposureTime``, ``AnalogueGain``, ``ColourGains``) for picamera2,
     so that the light the reader learned stays the light it sees."""
+    path: str = ""
+    """The file it was loaded from or saved to (not itself saved): later messages name it."""
 
     def to_json(self) -> JSON:
         out: JSON = {
@@ -153,31 +163,34 @@ class Profile:
         target = Path(path)
         text = json.dumps(self.to_json(), indent=1)
         try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
         except OSError as err:
             raise ProfileError(f"cannot write profile {path}: {err.strerror}") from None
         try:
+            os.fchmod(fd, 0o644)  # mkstemp makes it private; a profile is no secret
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write(text + "\n")
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(tmp, target)
+            self.path = str(path)
         except OSError as err:
             Path(tmp).unlink(missing_ok=True)
             raise ProfileError(f"cannot write profile {path}: {err.strerror}") from None
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], game: Game | None = None) -> Profile:
-        """Read and validate a profile; with ``game``, also check it belongs to that game and
-        that the game accepts its reader settings."""
+    def load(cls, path: str | os.PathLike[str], game: Game | str | None = None) -> Profile:
+        """Read and validate a profile; with ``game`` (a game or its id), also check that it
+        belongs to that game, and with a game object that the game accepts its reader
+        settings."""
         name = str(path)
+        gid = game.id if isinstance(game, Game) else game
         try:
             raw = Path(path).read_bytes()
         except FileNotFoundError:
-            gid = game.id if game is not None else "GAME"
             raise ProfileError(
-                f"profile {name} not found: make one with `companion calibrate --game {gid} "
-                f"--image START.jpg --out {name}`"
+                f"profile {name} not found: make one with `companion calibrate --game "
+                f"{gid or 'GAME'} --image START.jpg --out {name}`"
             ) from None
         except OSError as err:
             raise ProfileError(f"cannot read profile {name}: {err.strerror}") from None
@@ -195,9 +208,12 @@ class Profile:
             raise _fail(
                 name, f"has version {obj.get('version')!r} but this program reads version {VERSION}"
             )
+        made_for = obj.get("game")
+        if gid is not None and isinstance(made_for, str) and made_for != gid:
+            raise _other_game(name, made_for, gid)  # says more than any damage found below
         profile = cls._from_json(name, obj)
-        if game is not None:
-            profile.check_game(game, name)
+        if isinstance(game, Game):
+            profile.load_reader(game)
         return profile
 
     @classmethod
@@ -249,22 +265,22 @@ class Profile:
             reference=reference,
             created=created,
             camera_controls=controls,
+            path=name,
         )
 
-    def check_game(self, game: Game, name: str = "") -> None:
-        """``ProfileError`` unless this profile was made for ``game`` and its reader loads."""
-        label = name or "in use"
+    def load_reader(self, game: Game) -> Reader:
+        """The game's reader from this profile; ``ProfileError`` if the profile was made for
+        another game or the game refuses its reader settings."""
+        label = self.path or "in use"
         if self.game != game.id:
-            raise ProfileError(
-                f"profile {label} was made for {self.game}, not {game.id}: calibrate again "
-                f"with --game {game.id}"
-            )
+            raise _other_game(label, self.game, game.id)
         try:
-            game.load_reader(self.reader)
+            return game.load_reader(self.reader)
         except ProfileError as err:
             raise _fail(label, f"has reader settings the game refuses ({err})") from None
         except (KeyError, TypeError, ValueError, IndexError) as err:
-            raise _fail(label, f"has damaged reader settings ({type(err).__name__}: {err})") from None
+            detail = f"{type(err).__name__}: {err}"
+            raise _fail(label, f"has damaged reader settings ({detail})") from None
 
 
 def as_bgr(image: np.ndarray) -> np.ndarray:
@@ -285,20 +301,60 @@ def area_from_tray(tray: np.ndarray, game: Game) -> np.ndarray:
     return cv2.perspectiveTransform(area, to_image).reshape(4, 2).astype(np.float32)
 
 
-def _refine_inner_corners(gray: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """Sub-pixel marker corners: the detector's polygon fit is only good to about a pixel, and
+def _edge_line(gray: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """A marker side as a fitted line (point, direction): the dark-to-light step found across
+    the side at points along its middle, away from the corners."""
+    length = float(np.linalg.norm(b - a))
+    direction = (b - a) / length
+    normal = np.array([-direction[1], direction[0]])
+    if np.dot((a + b) / 2 - centre, normal) < 0:
+        normal = -normal  # outwards, from the black border to the white paper
+    reach = max(2.5, 0.7 * length / 6.0)  # well short of the bits inside the one-bit border
+    offsets = np.arange(-reach, reach + 0.01, 0.25, dtype=np.float32)
+    along = np.linspace(0.15, 0.85, 15, dtype=np.float32)
+    base = a[None, :] + along[:, None] * (b - a)[None, :]
+    pts = base[:, None, :] + offsets[None, :, None] * normal[None, None, :]
+    samples = cv2.remap(
+        gray, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR
+    )
+    rise = np.diff(samples, axis=1)
+    best = np.clip(rise.argmax(axis=1), 1, rise.shape[1] - 2)
+    rows = np.arange(len(along))
+    left, mid, right = rise[rows, best - 1], rise[rows, best], rise[rows, best + 1]
+    denom = left - 2 * mid + right
+    frac = np.where(denom < 0, 0.5 * (left - right) / np.where(denom < 0, denom, -1.0), 0.0)
+    where = offsets[best] + 0.125 + 0.25 * frac  # diff sits between two samples
+    edge = base + where[:, None] * normal[None, :]
+    vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x0, y0, vx, vy])
+
+
+def _intersect(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    matrix = np.array([[p[2], -q[2]], [p[3], -q[3]]])
+    t = np.linalg.solve(matrix, q[:2] - p[:2])
+    return p[:2] + t[0] * p[2:]
+
+
+def _refine_markers(gray: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """Sub-pixel marker corners as crossings of fitted side lines: the detector's polygon fit
+    is only good to a pixel or so, worse where the dark tray touches the marker's corner, and
     the tray corners are extrapolated from these points."""
+    image = gray.astype(np.float32)
     refined: dict[int, np.ndarray] = {}
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
     for marker_id, quad in found.items():
-        side = float(np.mean(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)))
-        module = side / 6.0  # 4x4 bits plus a one-bit black border
-        win = int(np.clip(round(module / 2), 2, 6))
-        pts = quad.reshape(-1, 1, 2).copy()
-        cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), criteria)
-        pts = pts.reshape(4, 2)
-        moved = np.linalg.norm(pts - quad, axis=1)
-        refined[marker_id] = np.where((moved < module / 2)[:, None], pts, quad).astype(np.float32)
+        quad64 = quad.astype(np.float64)
+        centre = quad64.mean(axis=0)
+        lines = [_edge_line(image, quad64[i], quad64[(i + 1) % 4], centre) for i in range(4)]
+        side = float(np.mean(np.linalg.norm(np.roll(quad64, -1, axis=0) - quad64, axis=1)))
+        corners = []
+        for i in range(4):
+            try:
+                point = _intersect(lines[i - 1], lines[i])
+            except np.linalg.LinAlgError:
+                point = quad64[i]
+            # a crossing far from the detector's corner means a side fit went astray
+            corners.append(point if np.linalg.norm(point - quad64[i]) < side / 6 else quad64[i])
+        refined[marker_id] = np.array(corners, dtype=np.float32)
     return refined
 
 
@@ -307,7 +363,12 @@ def locate_by_markers(game: Game, image: np.ndarray) -> np.ndarray:
     missing)."""
     gray = cv2.cvtColor(as_bgr(image), cv2.COLOR_BGR2GRAY)
     found = markers.detect(gray)
-    tray = markers.tray_corners(_refine_inner_corners(gray, found) if len(found) == 4 else found)
+    if len(found) < 4:
+        # a dark tray rim touching a marker's corner joins the two into one dark blob that is
+        # no square; growing the light areas by a pixel parts them (the fit below undoes it)
+        for marker_id, quad in markers.detect(cv2.dilate(gray, np.ones((3, 3), np.uint8))).items():
+            found.setdefault(marker_id, quad)
+    tray = markers.tray_corners(_refine_markers(gray, found) if len(found) == 4 else found)
     return area_from_tray(tray, game)
 
 
@@ -316,16 +377,17 @@ def calibrate(game: Game, image: np.ndarray, corners: np.ndarray | None = None) 
     image = as_bgr(image)
     height, width = image.shape[:2]
     if corners is not None:
-        area = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+        area = np.asarray(corners, dtype=np.float32)
         problem = corner_problem(area, (width, height))
         if problem is not None:
             raise InputError(f"bad board corners: {problem}")
+        area = area.reshape(4, 2)
         method: Method = "corners"
     else:
         area = locate_by_markers(game, image)
         problem = corner_problem(area, (width, height))
         if problem is not None:
-            raise InputError(
+            raise BoardNotFoundError(
                 f"the markers give impossible board corners ({problem}): check that each marker "
                 "sits at its own corner (see calibration/README.md)"
             )
@@ -333,8 +395,14 @@ def calibrate(game: Game, image: np.ndarray, corners: np.ndarray | None = None) 
     board = Rectifier(area, game.geometry)(image)
     reader = game.learn_reader(board)
     reference = make_reference(board, game.geometry)
-    log.info("calibrated %s at %dx%d by %s: corners %s", game.id, width, height, method,
-             np.round(area, 1).tolist())
+    log.info(
+        "calibrated %s at %dx%d by %s: corners %s",
+        game.id,
+        width,
+        height,
+        method,
+        np.round(area.astype(float), 1).tolist(),
+    )
     return Profile(
         game=game.id,
         image_size=(width, height),

@@ -14,6 +14,7 @@ Only a few hundred numbers are stored and a check costs well under a millisecond
 
 from __future__ import annotations
 
+import itertools
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -72,7 +73,7 @@ def _segments(size: tuple[int, int], origin: int) -> list[tuple[str, int, int]]:
     for side in _SIDES:
         length = width if side in ("top", "bottom") else height
         edges = np.linspace(origin, length - origin, SEGMENTS_PER_SIDE + 1).round().astype(int)
-        out += [(side, int(a), int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+        out += [(side, int(a), int(b)) for a, b in itertools.pairwise(edges)]
     return out
 
 
@@ -121,8 +122,9 @@ def make_reference(board: np.ndarray, geometry: BoardGeometry) -> JSON:
         )
     usable = sum(s["usable"] for s in segments)
     if usable < 4:
-        log.warning("board rim shows little structure (%d usable segments): moves may go "
-                    "unnoticed", usable)
+        log.warning(
+            "board rim shows little structure (%d usable segments): moves may go unnoticed", usable
+        )
     return {
         "kind": KIND,
         "size": [width, height],
@@ -179,7 +181,7 @@ class PositionCheck:
                 for s in ref["segments"]
                 if s["usable"]
             ]
-            grads = np.array([r[3] for r in rows], dtype=np.float64).reshape(len(rows), -1)
+            grads = np.array([r[3] for r in rows], dtype=np.float64).reshape(len(rows), depth - 1)
         except (KeyError, TypeError, ValueError, IndexError):
             raise _bad("is damaged") from None
         if min(width, height, cell_px, depth, search) <= 0 or 2 * depth >= min(width, height):
@@ -188,8 +190,6 @@ class PositionCheck:
             length = width if side in ("top", "bottom") else height
             if side not in _SIDES or not 0 <= start < stop <= length:
                 raise _bad(f"has a bad segment ({side} {start}..{stop})")
-        if rows and grads.shape[1] != depth - 1:
-            raise _bad("has profiles of the wrong length")
         keep = [i for i in range(len(rows)) if np.ptp(grads[i]) > 0]
         return cls(
             (width, height),
@@ -197,7 +197,7 @@ class PositionCheck:
             depth,
             search,
             [rows[i][:3] for i in keep],
-            grads[keep] if keep else np.zeros((0, depth - 1)),
+            grads[keep],
         )
 
     def _shifts(self, gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -205,10 +205,7 @@ class PositionCheck:
         n, length = self._templates.shape
         s = self.search
         current = np.stack(
-            [
-                np.diff(_profile(gray, side, a, b, self.depth + s))
-                for side, a, b in self.segments
-            ]
+            [np.diff(_profile(gray, side, a, b, self.depth + s)) for side, a, b in self.segments]
         )
         # pad outwards so that a rim moved towards the border still overlaps
         current = np.pad(current, ((0, 0), (s, 0)), mode="edge")
@@ -226,7 +223,8 @@ class PositionCheck:
         mid = scores[rows, best]
         right = scores[rows, np.clip(best + 1, 0, 2 * s)]
         denom = left - 2 * mid + right
-        frac = np.where(inner & (denom < 0), 0.5 * (left - right) / np.where(denom < 0, denom, -1), 0)
+        peaked = inner & (denom < 0)
+        frac = np.where(peaked, 0.5 * (left - right) / np.where(peaked, denom, -1.0), 0.0)
         return shift + frac, np.where(inner, mid, 0.0)
 
     def _fit(self, shifts: np.ndarray, ok: np.ndarray) -> np.ndarray | None:
@@ -260,8 +258,8 @@ class PositionCheck:
             return Drift(
                 True,
                 float(self.search),
-                "the board's rim no longer matches the calibration (moved, or covered): put the "
-                "board back where it was or calibrate again",
+                "board or camera moved (the board's rim no longer matches the calibration, or "
+                "it is covered): put the board back where it was or calibrate again",
             )
         shift = float(np.linalg.norm(moves, axis=1).max())
         cells = shift / self.cell_px
@@ -269,8 +267,8 @@ class PositionCheck:
             return Drift(
                 True,
                 shift,
-                f"the board or camera has moved by about {cells:.2f} cells since calibration: "
-                "put the board back or calibrate again",
+                f"board or camera moved by about {cells:.2f} cells since calibration: put the "
+                "board back or calibrate again",
             )
         return Drift(False, shift, f"board in place (within {cells:.2f} cells)")
 
@@ -281,6 +279,7 @@ def relocate(game: Game, frame: np.ndarray, profile: Profile) -> Profile | None:
     or the board they now frame does not match the calibrated rim."""
     from dataclasses import replace
 
+    # calibration builds its reference with this module, so it can only be imported here
     from companion.vision.calibration import as_bgr, corner_problem, locate_by_markers
     from companion.vision.rectify import Rectifier
 
