@@ -47,8 +47,8 @@ class Light:
     cast: tuple[float, float, float] = (1.0, 1.0, 1.0)
     """Per-channel gain (B, G, R): warm bulbs, cool daylight."""
     gradient: float = 0.0
-    """Brightness change from the frame's middle to its edge along ``gradient_deg`` (0..1)."""
-    gradient_deg: float = 0.0
+    """Brightness change from the frame's middle to its edge along ``gradient_dir_deg`` (0..1)."""
+    gradient_dir_deg: float = 0.0
     vignette: float = 0.0
     noise: float = 0.0
     """Sensor noise sigma in 8-bit levels."""
@@ -125,7 +125,7 @@ def random_light(rng: np.random.Generator) -> Light:
         exposure=float(rng.uniform(0.75, 1.2)),
         cast=tuple(float(x) for x in rng.uniform(0.9, 1.1, 3)),  # type: ignore[arg-type]
         gradient=float(rng.uniform(0.0, 0.35)),
-        gradient_deg=float(rng.uniform(0.0, 360.0)),
+        gradient_dir_deg=float(rng.uniform(0.0, 360.0)),
         vignette=float(rng.uniform(0.0, 0.3)),
         noise=float(rng.uniform(1.0, 5.0)),
         blur=float(rng.uniform(0.0, 1.2)),
@@ -149,13 +149,17 @@ def _plane_homography(game: Game, pose: Pose, size: tuple[int, int]) -> np.ndarr
     centre = np.array([geo.cols / 2, geo.rows / 2])
     extent = max(geo.cols, geo.rows) + 2 * geo.margin
     rot = _rotation(pose.tilt_deg, pose.tilt_axis_deg, pose.yaw_deg)
-    t = np.array([0.0, 0.0, CAMERA_DISTANCE * extent]) - rot[:, 0] * centre[0] - rot[:, 1] * centre[1]
+    t = np.array([0.0, 0.0, CAMERA_DISTANCE * extent]) - rot[:, :2] @ centre
     camera = np.column_stack([rot[:, 0], rot[:, 1], t])
     # fit the markers' outer extent (what must stay in view) into the frame
     reach = geo.margin + 1.0 + 2 * QUIET
     outer = np.array(
-        [[-reach, -reach], [geo.cols + reach, -reach], [geo.cols + reach, geo.rows + reach],
-         [-reach, geo.rows + reach]],
+        [
+            [-reach, -reach],
+            [geo.cols + reach, -reach],
+            [geo.cols + reach, geo.rows + reach],
+            [-reach, geo.rows + reach],
+        ],
         dtype=np.float64,
     )
     tray = _tray_points(game)
@@ -195,16 +199,14 @@ def _scale_to_plane(px_per_unit: float, origin: tuple[float, float]) -> np.ndarr
     return np.array([[s, 0, origin[0] + 0.5 * s], [0, s, origin[1] + 0.5 * s], [0, 0, 1]])
 
 
-def _paste(
-    canvas: np.ndarray, texture: np.ndarray, h: np.ndarray, size: tuple[int, int]
-) -> np.ndarray:
-    """Warp ``texture`` with ``h`` into the canvas; anti-aliased edges. Returns the coverage."""
+def _paste(canvas: np.ndarray, texture: np.ndarray, h: np.ndarray, size: tuple[int, int]) -> None:
+    """Warp a BGR ``texture`` with ``h`` over the canvas, with anti-aliased edges."""
+    # outside the texture the warp fills 0, so the warped image is already premultiplied
     warped = cv2.warpPerspective(texture.astype(np.float32), h, size, flags=cv2.INTER_LINEAR)
     ones = np.ones(texture.shape[:2], np.float32)
-    mask = cv2.warpPerspective(ones, h, size, flags=cv2.INTER_LINEAR)[..., None]
-    canvas *= 1.0 - mask
-    canvas += warped * mask if warped.ndim == 3 else warped[..., None] * mask
-    return mask[..., 0]
+    mask = cv2.warpPerspective(ones, h, size, flags=cv2.INTER_LINEAR)
+    canvas *= (1.0 - mask)[..., None]
+    canvas += warped
 
 
 def _table_texture(table: Table, rng: np.random.Generator, span: float, px: int) -> np.ndarray:
@@ -266,14 +268,25 @@ def _arm_mask(
     arm_w = board_size / 8 * rng.uniform(1.1, 1.5)
     mask = np.zeros((height, width), np.float32)
     cv2.line(
-        mask, tuple(np.round(start).astype(int)), tuple(np.round(tip).astype(int)), 1.0,
-        int(arm_w), cv2.LINE_AA,
+        mask,
+        tuple(np.round(start).astype(int)),
+        tuple(np.round(tip).astype(int)),
+        1.0,
+        int(arm_w),
+        cv2.LINE_AA,
     )
     hand_len, hand_w = arm_w * 1.2, arm_w * 0.75
     angle = float(np.degrees(np.arctan2(-inward[1], -inward[0])))
     cv2.ellipse(
-        mask, tuple(np.round(tip).astype(int)), (int(hand_len), int(hand_w)), angle, 0, 360,
-        1.0, -1, cv2.LINE_AA,
+        mask,
+        tuple(np.round(tip).astype(int)),
+        (int(hand_len), int(hand_w)),
+        angle,
+        0,
+        360,
+        1.0,
+        -1,
+        cv2.LINE_AA,
     )
     return cv2.GaussianBlur(mask, (0, 0), 1.5), arm_w
 
@@ -301,7 +314,7 @@ def _light(canvas: np.ndarray, light: Light, rng: np.random.Generator) -> np.nda
     height, width = canvas.shape[:2]
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     nx, ny = (xs - width / 2) / (width / 2), (ys - height / 2) / (height / 2)
-    a = np.deg2rad(light.gradient_deg)
+    a = np.deg2rad(light.gradient_dir_deg)
     gain = 1.0 + light.gradient * (nx * np.cos(a) + ny * np.sin(a)) / np.sqrt(2)
     gain *= 1.0 - light.vignette * (nx * nx + ny * ny) / 2
     if light.shadow is not None:
@@ -336,15 +349,21 @@ def render_scene(
     markers: bool = True,
     hand: str | None = None,
     table: Table | None = None,
+    board_seed: int | None = None,
 ) -> Scene:
-    """One camera frame of ``state`` drawn in ``look``; ``hand`` is None, "over" or "edge"."""
+    """One camera frame of ``state`` drawn in ``look``; ``hand`` is None, "over" or "edge".
+
+    With ``board_seed`` the things that stay put while a game is filmed (table grain, how the
+    markers lie, each tile's looseness and print texture) come from that seed, so successive
+    frames show the same physical set-up; otherwise everything comes from ``rng``.
+    """
     if hand not in (None, "over", "edge"):
         raise ValueError(f"hand must be None, 'over' or 'edge', not {hand!r}")
     pose = pose if pose is not None else random_pose(rng)
     light = light if light is not None else random_light(rng)
     table = table if table is not None else TABLES[int(rng.integers(len(TABLES)))]
+    still = rng if board_seed is None else np.random.default_rng(board_seed)
     geo = game.geometry
-    width, height = size
     h = _plane_homography(game, pose, size)
 
     # how many image pixels one cell covers decides the texture resolution (avoid aliasing)
@@ -355,14 +374,14 @@ def render_scene(
 
     span = 4 * (max(geo.cols, geo.rows) + 2 * geo.margin)
     table_px = 12
-    wood = _table_texture(table, rng, span, table_px)
+    wood = _table_texture(table, still, span, table_px)
     low = (geo.cols / 2 - span / 2, geo.rows / 2 - span / 2)
     to_table = h @ _scale_to_plane(table_px, low)
     canvas = cv2.warpPerspective(wood, to_table, size, borderMode=cv2.BORDER_REFLECT)
 
-    placed = _draw_markers(canvas, game, h, size, rng) if markers else {}
+    placed = _draw_markers(canvas, game, h, size, still) if markers else {}
 
-    board = game.draw_board(state, look, rng, px_per_cell=ppc).astype(np.float32)
+    board = game.draw_board(state, look, still, px_per_cell=ppc).astype(np.float32)
     ratio = ppc / cell_img
     if ratio > 1.0:
         board = cv2.GaussianBlur(board, (0, 0), 0.5 * ratio)

@@ -1,0 +1,75 @@
+"""The bundled Amoeba sample game, refereed end to end from its photos and from its states."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.games import find_game
+from companion.replay import referee_input
+from companion.samples import sample_games
+
+GAME = find_game("amoeba")
+SAMPLE = sample_games("amoeba")[0]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _expected() -> list[dict]:
+    lines = (SAMPLE / "expected.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def test_sample_is_a_whole_game_with_the_cases_the_issue_asks_for() -> None:
+    expected = _expected()
+    legal = [v for v in expected if v["legal"]]
+    reasons = " ".join(v["reason"] for v in expected if not v["legal"])
+    assert len(legal) >= 20
+    assert "2 tiles turned" in reasons
+    assert "previous move" in reasons
+    amoebas = [a for v in expected for a in v.get("amoebas", [])]
+    assert len(amoebas) >= 3
+    assert any(a["player"] != v["player"] for v in expected for a in v.get("amoebas", []))
+    assert any(v.get("extra_turn") for v in expected)
+    frames = sorted(SAMPLE.glob("*.jpg"))
+    size = sum(f.stat().st_size for f in frames)
+    assert size < 8_000_000, f"sample photos take {size / 1e6:.1f} MB"
+
+
+def test_states_alone_give_the_expected_verdicts() -> None:
+    assert list(referee_input(GAME, SAMPLE / "script.jsonl")) == _expected()
+
+
+def test_photos_give_the_expected_verdicts() -> None:
+    assert list(referee_input(GAME, SAMPLE)) == _expected()
+
+
+def _referee(log: Path, out: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with out.open("ab") as sink:
+        return subprocess.Popen(
+            [sys.executable, "-m", "companion", "referee", "--game", "amoeba",
+             "--log", str(log), str(SAMPLE)],
+            stdout=sink, stderr=subprocess.DEVNULL, env=env,
+        )
+
+
+@pytest.mark.slow
+def test_kill_9_during_replay_loses_no_move(tmp_path: Path) -> None:
+    """SIGKILL the referee at several moments; each rerun resumes; the log ends complete."""
+    log = tmp_path / "games.sqlite3"
+    for delay in (1.5, 3.0, 4.5):
+        proc = _referee(log, tmp_path / "partial.jsonl")
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    final = tmp_path / "final.jsonl"
+    assert _referee(log, final).wait(timeout=300) == 0
+    got = [json.loads(line) for line in final.read_text().splitlines() if line.strip()]
+    assert got == _expected()

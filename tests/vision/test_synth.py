@@ -1,0 +1,155 @@
+"""Synthetic camera scenes: the truth they report must match what they draw."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.games.amoeba import AmoebaGame
+from companion.games.amoeba.model import Tray
+from companion.vision import markers
+from companion.vision.synth import (
+    TABLES,
+    Light,
+    Pose,
+    encode_jpeg,
+    random_light,
+    random_pose,
+    render_scene,
+)
+
+GAME = AmoebaGame()
+SIZE = (640, 480)
+CLEAN = Light()
+
+
+def _scene(seed: int, **kw):  # type: ignore[no-untyped-def]
+    kw.setdefault("size", SIZE)
+    return render_scene(GAME, Tray.start(), "classic", np.random.default_rng(seed), **kw)
+
+
+def _inside(corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
+    return mask.astype(bool)
+
+
+def test_image_size_type_and_the_board_inside_the_frame() -> None:
+    scene = _scene(1)
+    assert scene.image.shape == (480, 640, 3) and scene.image.dtype == np.uint8
+    assert scene.corners.shape == (4, 2) and scene.corners.dtype == np.float32
+    for quad in (scene.corners, scene.tray_corners):
+        assert (quad >= 0).all() and (quad[:, 0] < 640).all() and (quad[:, 1] < 480).all()
+    # the tray encloses the playing area
+    tray = scene.tray_corners
+    assert (
+        cv2.pointPolygonTest(tray.reshape(-1, 1, 2), tuple(map(float, scene.corners[0])), False) > 0
+    )
+
+
+def test_same_seed_same_scene() -> None:
+    assert np.array_equal(_scene(7).image, _scene(7).image)
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_markers_are_found_where_the_tray_corners_are(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    scene = render_scene(
+        GAME, Tray.start(), "wood", rng, pose=random_pose(rng), light=random_light(rng)
+    )
+    found = markers.detect(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY))
+    assert sorted(found) == [0, 1, 2, 3]
+    corners = markers.tray_corners(found)
+    assert np.abs(corners - scene.tray_corners).max() < 3.0
+
+
+def test_no_markers_when_asked() -> None:
+    scene = _scene(5, markers=False, light=CLEAN)
+    assert markers.detect(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)) == {}
+
+
+def test_yaw_turns_the_board_top_in_the_image() -> None:
+    up = _scene(1, pose=Pose(yaw_deg=0), light=CLEAN).corners
+    down = _scene(1, pose=Pose(yaw_deg=180), light=CLEAN).corners
+    assert np.argmin(up.sum(axis=1)) == 0  # top-left corner of the board is top-left
+    assert np.argmin(down.sum(axis=1)) == 2  # board turned over: its bottom-right is top-left
+
+
+def test_tilt_foreshortens_and_fill_sets_the_board_size() -> None:
+    flat = _scene(1, pose=Pose(tilt_deg=0, fill=0.5), light=CLEAN).tray_corners
+    sides = np.linalg.norm(flat - np.roll(flat, -1, axis=0), axis=1)
+    assert sides.max() - sides.min() < 0.5
+    assert sides.mean() == pytest.approx(0.5 * 480, rel=0.02)
+    tilted = _scene(1, pose=Pose(tilt_deg=20, tilt_axis_deg=0), light=CLEAN).tray_corners
+    sides = np.linalg.norm(tilted - np.roll(tilted, -1, axis=0), axis=1)
+    assert sides.max() / sides.min() > 1.1
+
+
+def test_uneven_light_brightens_one_side() -> None:
+    pose = Pose(fill=0.9)
+    even = _scene(1, pose=pose, light=CLEAN).image.astype(float)
+    ramp = _scene(1, pose=pose, light=Light(gradient=0.4, gradient_dir_deg=0)).image.astype(float)
+    ratio = ramp / np.maximum(even, 1)
+    assert ratio[:, -100:].mean() > ratio[:, :100].mean() + 0.2
+
+
+def test_hand_covers_part_of_the_board() -> None:
+    bare = _scene(3, light=CLEAN)
+    board = _inside(bare.corners, SIZE)
+    changed = {}
+    for hand in ("over", "edge"):
+        scene = _scene(3, light=CLEAN, hand=hand)
+        diff = np.abs(scene.image.astype(int) - bare.image.astype(int)).max(axis=2)
+        changed[hand] = float((diff[board] > 40).mean())
+    assert changed["over"] > 0.05
+    assert 0.0 < changed["edge"] < changed["over"]
+    with pytest.raises(ValueError):
+        _scene(3, hand="foot")
+
+
+def test_encode_jpeg_round_trips() -> None:
+    scene = _scene(1)
+    data = encode_jpeg(scene.image, quality=85)
+    assert data[:2] == b"\xff\xd8"
+    back = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert back.shape == scene.image.shape
+    assert np.abs(back.astype(int) - scene.image.astype(int)).mean() < 4
+
+
+def test_board_seed_keeps_the_set_up_still_between_frames() -> None:
+    pose = Pose(fill=0.6)
+    a = render_scene(
+        GAME,
+        Tray.start(),
+        "wood",
+        np.random.default_rng(1),
+        pose=pose,
+        light=CLEAN,
+        size=SIZE,
+        board_seed=9,
+        table=TABLES[0],
+    )
+    b = render_scene(
+        GAME,
+        Tray.start(),
+        "wood",
+        np.random.default_rng(2),
+        pose=pose,
+        light=CLEAN,
+        size=SIZE,
+        board_seed=9,
+        table=TABLES[0],
+    )
+    c = render_scene(
+        GAME,
+        Tray.start(),
+        "wood",
+        np.random.default_rng(2),
+        pose=pose,
+        light=CLEAN,
+        size=SIZE,
+        table=TABLES[0],
+    )
+    assert np.array_equal(a.image, b.image)
+    assert not np.array_equal(b.image, c.image)
