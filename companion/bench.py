@@ -63,14 +63,17 @@ def _read_renders(
     for pose_index in range(poses):
         look = unseen[pose_index % len(unseen)]
         pose = random_pose(rng, max_tilt=20)
-        start = render_scene(game, game.start_state(), look, rng, pose=pose, light=random_light(rng))
+        start = render_scene(
+            game, game.start_state(), look, rng, pose=pose, light=random_light(rng)
+        )
         pipeline = BoardPipeline(game, calibrate(game, start.image))
         for _ in range(per_pose):
             truth = game.random_state(rng)
             scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
             data = encode_jpeg(scene.image, quality=90)
-            frame = timer.timed("decode", cv2.imdecode, np.frombuffer(data, np.uint8),
-                                cv2.IMREAD_COLOR)
+            frame = timer.timed(
+                "decode", cv2.imdecode, np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR
+            )
             try:
                 start_t = time.perf_counter()
                 reading, board = pipeline.read(frame)
@@ -87,21 +90,37 @@ def _read_renders(
             errors += wrong
             exact += wrong == 0
             covered += bool(reading.covered)
-            rows.append({"pose": pose_index, "look": look, "tilt": round(pose.tilt_deg, 1),
-                         "yaw": round(pose.yaw_deg, 1), "wrong_cells": wrong,
-                         "covered": reading.covered,
-                         **{f"ms_{k}": round(v, 3) for k, v in pipeline.timings.items()}})
+            rows.append(
+                {
+                    "pose": pose_index,
+                    "look": look,
+                    "tilt": round(pose.tilt_deg, 1),
+                    "yaw": round(pose.yaw_deg, 1),
+                    "wrong_cells": wrong,
+                    "covered": reading.covered,
+                    **{f"ms_{k}": round(v, 3) for k, v in pipeline.timings.items()},
+                }
+            )
     images = poses * per_pose
-    return {"images": images, "cells": cells, "cell_errors": errors,
-            "cell_error_rate": errors / cells if cells else float("nan"),
-            "exact_boards": exact, "unreadable": unreadable, "flagged_covered": covered}
+    return {
+        "images": images,
+        "cells": cells,
+        "cell_errors": errors,
+        "cell_error_rate": errors / cells if cells else float("nan"),
+        "exact_boards": exact,
+        "unreadable": unreadable,
+        "flagged_covered": covered,
+    }
 
 
 def _referee_samples(game: Game, timer: _Timer) -> dict[str, Any]:
     moves = right = 0
     for folder in sample_games(game.id):
-        expected = [json.loads(line) for line in (folder / "expected.jsonl").read_text().split("\n")
-                    if line.strip()]
+        expected = [
+            json.loads(line)
+            for line in (folder / "expected.jsonl").read_text().split("\n")
+            if line.strip()
+        ]
         start = time.perf_counter()
         got = list(referee_input(game, folder))
         timer.add("sample game (whole)", (time.perf_counter() - start) * 1000)
@@ -142,11 +161,15 @@ def run_bench(
         med, p95 = _stats(values)
         print(f"{stage:<24}{med:>12.2f}{p95:>12.2f}{len(values):>8}")
     rate = accuracy["cell_error_rate"]
-    print(f"unseen looks: {accuracy['images']} images, {accuracy['cells']} cells, "
-          f"{accuracy['cell_errors']} wrong ({rate:.4%}), {accuracy['exact_boards']} exact boards, "
-          f"{accuracy['unreadable']} unreadable, {accuracy['flagged_covered']} flagged covered")
-    print(f"sample games: {accuracy['sample_moves_right']}/{accuracy['sample_moves']} verdicts "
-          "as expected")
+    print(
+        f"unseen looks: {accuracy['images']} images, {accuracy['cells']} cells, "
+        f"{accuracy['cell_errors']} wrong ({rate:.4%}), {accuracy['exact_boards']} exact boards, "
+        f"{accuracy['unreadable']} unreadable, {accuracy['flagged_covered']} flagged covered"
+    )
+    print(
+        f"sample games: {accuracy['sample_moves_right']}/{accuracy['sample_moves']} verdicts "
+        "as expected"
+    )
     if csv_path is not None and rows:
         with csv_path.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.DictWriter(handle, fieldnames=list(rows[0]))

@@ -165,8 +165,13 @@ def _cmd_render(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from companion.bench import run_bench
 
-    run_bench(find_game(args.game), boards=args.boards, poses=args.poses, seed=args.seed,
-              csv_path=args.csv)
+    run_bench(
+        find_game(args.game),
+        boards=args.boards,
+        poses=args.poses,
+        seed=args.seed,
+        csv_path=args.csv,
+    )
     return 0
 
 

@@ -21,8 +21,8 @@ from companion.vision.synth import Light, Pose, encode_jpeg, random_light, rando
 
 log = logging.getLogger(__name__)
 
-SAMPLE_SIZE = (1280, 960)
-SAMPLE_QUALITY = 72
+SAMPLE_SIZE = (1024, 768)
+SAMPLE_QUALITY = 60
 SETTLED_FRAMES = 3
 
 
@@ -67,7 +67,7 @@ def write_sample_game(game: Game, out: Path, *, seed: int) -> None:
     rng = np.random.default_rng(seed)
     look = game.looks()["unseen"][0]
     pose = Pose(tilt_deg=14.0, yaw_deg=6.0, fill=0.72)
-    light = Light(gradient=0.25, gradient_dir_deg=30.0, noise=2.0)
+    light = Light(gradient=0.25, gradient_dir_deg=30.0, noise=1.0)
     board_seed = int(rng.integers(1 << 31))
     frames: list[tuple[Any, str | None]] = []  # (state, hand) per photo
     state = game.start_state()
@@ -82,8 +82,15 @@ def write_sample_game(game: Game, out: Path, *, seed: int) -> None:
         state = new_state
     for index, (shown, hand) in enumerate(frames):
         scene = render_scene(
-            game, shown, look, np.random.default_rng([board_seed, index]),
-            pose=pose, light=light, size=SAMPLE_SIZE, hand=hand, board_seed=board_seed,
+            game,
+            shown,
+            look,
+            np.random.default_rng([board_seed, index]),
+            pose=pose,
+            light=light,
+            size=SAMPLE_SIZE,
+            hand=hand,
+            board_seed=board_seed,
         )
         (out / f"{index:04d}.jpg").write_bytes(encode_jpeg(scene.image, quality=SAMPLE_QUALITY))
         if index == 0:

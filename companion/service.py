@@ -184,8 +184,9 @@ def serve(
     sample = default_sample(game.id) if source in ("auto", "sample") else None
     frames = open_source(source, sample_dir=sample, fps=fps)
     folder = frames.path if isinstance(frames, FolderSource) else None
-    pipeline = BoardPipeline(game, Profile.load(_profile_for(frames, folder, profile_path),
-                                                game=game.id))
+    pipeline = BoardPipeline(
+        game, Profile.load(_profile_for(frames, folder, profile_path), game=game.id)
+    )
     store = Store((data_dir / "games.sqlite3") if data_dir else default_path())
     broadcaster = Broadcaster()
     session = Session(game, store)
@@ -198,15 +199,15 @@ def serve(
             frames = open_source(source, sample_dir=sample, fps=fps, start=session.last_frame + 1)
     elif replay:
         session.start({**(folder_settings(folder) if folder else {}), "source": frames.description})
-    service = TableService(game, session, broadcaster, frames, pipeline,
-                           StillnessGate(settle_frames=settle))
+    service = TableService(
+        game, session, broadcaster, frames, pipeline, StillnessGate(settle_frames=settle)
+    )
     log.info("watching %s", frames.description)
     service.start()
     app = create_app(service)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     log.info("referee page: http://%s:%d  (Ctrl+C to stop)", shown, port)
     try:
-        waitress.serve(app, host=host, port=port, threads=24, channel_timeout=30,
-                       _quiet=True)
+        waitress.serve(app, host=host, port=port, threads=24, channel_timeout=30, _quiet=True)
     finally:
         service.stop()

@@ -4,6 +4,8 @@ Between two settled positions a player's hand sweeps over the board, tiles are h
 the reader sees nonsense.  The gate passes a reading on only after ``settle_frames`` consecutive
 frames that show no motion, no cover, and the same state, and then passes that state on once:
 the referee judges each resting position a single time, however long the players look at it.
+A frame that moved relative to the one before can still be the first of a rest: only the steps
+between the agreeing frames must be still.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class StillnessGate:
         self._previous: np.ndarray | None = None
         self._agreeing: list[Reading] = []
         self._emitted = False
+        self._emitted_state: object = None
 
     def _new_episode(self, status: str) -> None:
         self.status = status
@@ -66,13 +69,18 @@ class StillnessGate:
             self._new_episode("covered")
             return None
         if self.motion > self.motion_threshold:
+            # this frame differs from the last; it may be the first of a new rest, so it
+            # opens the next episode: N agreeing frames need N - 1 still steps between them
             self._new_episode("moving")
+            self._agreeing = [reading]
             return None
         if self._agreeing and reading.state != self._agreeing[0].state:
             self._new_episode("settling")
         if self._emitted:
-            self.status = "settled"
-            return None
+            if reading.state == self._emitted_state:
+                self.status = "settled"
+                return None
+            self._new_episode("settling")
         self._agreeing.append(reading)
         if len(self._agreeing) < self.settle_frames:
             self.status = f"settling {len(self._agreeing)}/{self.settle_frames}"
@@ -81,5 +89,6 @@ class StillnessGate:
         settled = Reading(reading.state, confidence, covered=False, note=reading.note)
         self._agreeing = []
         self._emitted = True
+        self._emitted_state = reading.state
         self.status = "settled"
         return settled

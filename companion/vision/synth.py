@@ -361,8 +361,8 @@ def render_scene(
         raise ValueError(f"hand must be None, 'over' or 'edge', not {hand!r}")
     pose = pose if pose is not None else random_pose(rng)
     light = light if light is not None else random_light(rng)
-    table = table if table is not None else TABLES[int(rng.integers(len(TABLES)))]
     still = rng if board_seed is None else np.random.default_rng(board_seed)
+    table = table if table is not None else TABLES[int(still.integers(len(TABLES)))]
     geo = game.geometry
     h = _plane_homography(game, pose, size)
 

@@ -34,8 +34,9 @@ def test_corrupt_jpeg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     photo = sorted(SAMPLE.glob("*.jpg"))[0].read_bytes()
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(photo[: len(photo) // 3])
-    status, out, err = _run(capsys, "read", "--game", "amoeba", "--profile", str(PROFILE),
-                            str(broken))
+    status, out, err = _run(
+        capsys, "read", "--game", "amoeba", "--profile", str(PROFILE), str(broken)
+    )
     assert status == EXIT_ERROR and out == ""
     assert "broken.jpg" in _one_line(err)
 
@@ -46,8 +47,9 @@ def test_image_with_no_board(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     table = cv2.add(table, rng.integers(0, 25, table.shape, dtype=np.uint8))
     empty = tmp_path / "empty-table.jpg"
     cv2.imwrite(str(empty), table)
-    status, out, err = _run(capsys, "read", "--game", "amoeba", "--profile", str(PROFILE),
-                            str(empty))
+    status, out, err = _run(
+        capsys, "read", "--game", "amoeba", "--profile", str(PROFILE), str(empty)
+    )
     assert status == EXIT_ERROR and out == ""
     assert "board" in _one_line(err)
 
@@ -63,12 +65,21 @@ def test_profile_of_another_game(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "upwords" in _one_line(err)
 
 
-def test_calibrate_without_markers_or_corners(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_calibrate_without_markers_or_corners(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 200, np.uint8))
-    status, _, err = _run(capsys, "calibrate", "--game", "amoeba", "--image", str(blank),
-                          "--out", str(tmp_path / "p.json"))
+    status, _, err = _run(
+        capsys,
+        "calibrate",
+        "--game",
+        "amoeba",
+        "--image",
+        str(blank),
+        "--out",
+        str(tmp_path / "p.json"),
+    )
     assert status == EXIT_ERROR
     assert "--corners" in _one_line(err)
     assert not (tmp_path / "p.json").exists()
@@ -83,12 +94,13 @@ def test_calibrate_without_markers_or_corners(tmp_path: Path,
         ('{"event": "dance"}', "dance"),
     ],
 )
-def test_malformed_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str,
-                         needle: str) -> None:
+def test_malformed_jsonl(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, needle: str
+) -> None:
     script = tmp_path / "moves.jsonl"
     good = (SAMPLE / "script.jsonl").read_text().splitlines()[:4]
     script.write_text("\n".join([*good, line]) + "\n")
-    status, out, err = _run(capsys, "referee", "--game", "amoeba", str(script))
+    status, _, err = _run(capsys, "referee", "--game", "amoeba", str(script))
     assert status == EXIT_ERROR
     message = _one_line(err)
     assert needle in message and "line 5" in message

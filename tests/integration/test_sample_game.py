@@ -54,9 +54,20 @@ def _referee(log: Path, out: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with out.open("ab") as sink:
         return subprocess.Popen(
-            [sys.executable, "-m", "companion", "referee", "--game", "amoeba",
-             "--log", str(log), str(SAMPLE)],
-            stdout=sink, stderr=subprocess.DEVNULL, env=env,
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "referee",
+                "--game",
+                "amoeba",
+                "--log",
+                str(log),
+                str(SAMPLE),
+            ],
+            stdout=sink,
+            stderr=subprocess.DEVNULL,
+            env=env,
         )
 
 

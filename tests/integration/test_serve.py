@@ -27,9 +27,23 @@ def _free_port() -> int:
 def _serve(data: Path, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--source", "auto", "--data", str(data),
-         "--port", str(port), "--fps", "25"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--source",
+            "auto",
+            "--data",
+            str(data),
+            "--port",
+            str(port),
+            "--fps",
+            "25",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
     )
 
 
@@ -46,14 +60,19 @@ def _snapshot(port: int, timeout: float = 30) -> dict:
 
 
 def _moves(snapshot: dict) -> list[dict]:
-    return [{k: v for k, v in verdict.items() if k != "svgs"}
-            for verdict in snapshot["verdicts"]
-            if verdict["move"] is not None or not verdict["legal"]]
+    return [
+        {k: v for k, v in verdict.items() if k != "svgs"}
+        for verdict in snapshot["verdicts"]
+        if verdict["move"] is not None or not verdict["legal"]
+    ]
 
 
 def test_serve_replays_the_sample_and_resumes_after_kill_9(tmp_path: Path) -> None:
-    expected = [json.loads(line) for line in (SAMPLE / "expected.jsonl").read_text().splitlines()
-                if line.strip()]
+    expected = [
+        json.loads(line)
+        for line in (SAMPLE / "expected.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
     port = _free_port()
     proc = _serve(tmp_path, port)
     try:

@@ -105,9 +105,8 @@ def test_covered_reading_resets_and_reemits(rng):
         assert gate.feed(img, read(img)) is None
         assert gate.status == "covered"
     # after a cover the same state is a new episode (the session ignores an unchanged board)
-    feed(gate, board_image(START, rng))
-    assert gate.status == "moving"  # the hand leaving is motion
     assert feed(gate, board_image(START, rng)) is None
+    assert gate.status == "moving"  # the hand leaving is motion, and opens the next rest
     assert feed(gate, board_image(START, rng)).state == START
 
 
@@ -131,3 +130,17 @@ def test_confidence_is_per_cell_minimum(rng):
     expected = np.full(16, 0.8)
     expected[5], expected[7] = 0.3, 0.1
     np.testing.assert_allclose(out[2].confidence, expected)
+
+
+def test_a_new_state_after_a_settled_one_is_emitted_without_motion(rng):
+    """A small change (one tile) may stay under the motion threshold: the state still counts."""
+    gate = StillnessGate(settle_frames=2)
+    assert feed(gate, board_image(START, rng)) is None
+    assert feed(gate, board_image(START, rng)).state == START
+    assert feed(gate, board_image(START, rng)) is None
+    fake = Reading(MOVED, np.ones(16))
+    still = board_image(START, rng)
+    assert gate.feed(still, fake) is None
+    assert gate.status == "settling 1/2"
+    settled = gate.feed(still, fake)
+    assert settled is not None and settled.state == MOVED
