@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -205,6 +206,8 @@ COMMANDS = {
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; returns the process exit status."""
     args = build_parser().parse_args(argv)
+    # OpenCV's own warnings (e.g. probing for a camera that is not there) are not for users
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.INFO,
         format="companion: %(message)s",

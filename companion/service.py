@@ -9,6 +9,7 @@ log accepted, and a live camera game resumes out of sync until the table matches
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 
 import cv2
 
-from companion.capture.sources import FolderSource, FrameSource, open_source
+from companion.capture.sources import FolderSource, FrameSource, VideoSource, open_source
 from companion.errors import CompanionError, InputError
 from companion.games.base import Game
 from companion.referee.session import Session
@@ -192,11 +193,14 @@ def serve(
     session = Session(game, store)
     session.on_change = lambda: broadcaster.publish("snapshot", session.snapshot())
     replay = not frames.live
-    if not new and session.resume(trust_board=replay):
+    resumed = not new and session.resume(trust_board=replay)
+    if resumed and session.last_frame is not None:
+        if isinstance(frames, FolderSource) and session.last_frame + 1 >= len(frames.files):
+            resumed = False  # that replay was over: show it again from the start
+        elif isinstance(frames, FolderSource | VideoSource):
+            frames.start = session.last_frame + 1
+    if resumed:
         log.info("resumed game %s", session.match_id)
-        if replay and session.last_frame is not None:
-            frames.close()
-            frames = open_source(source, sample_dir=sample, fps=fps, start=session.last_frame + 1)
     elif replay:
         session.start({**(folder_settings(folder) if folder else {}), "source": frames.description})
     service = TableService(
@@ -205,8 +209,11 @@ def serve(
     log.info("watching %s", frames.description)
     service.start()
     app = create_app(service)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    log.info("referee page: http://%s:%d  (Ctrl+C to stop)", shown, port)
+    if host in ("0.0.0.0", "::"):
+        address = socket.gethostbyname(socket.gethostname())
+        log.info("phones on this network join at http://%s:%d  (Ctrl+C to stop)", address, port)
+    else:
+        log.info("referee page: http://%s:%d  (Ctrl+C to stop)", host, port)
     try:
         waitress.serve(app, host=host, port=port, threads=24, channel_timeout=30, _quiet=True)
     finally:

@@ -302,7 +302,7 @@ def open_source(
     """Open ``auto|picamera2|usb:N|video:PATH|folder:PATH``; ``start`` resumes a replay."""
     kind, _, arg = spec.partition(":")
     if kind == "auto" and not arg:
-        return _auto(sample_dir, fps)
+        return _auto(sample_dir, fps, start)
     if kind == "picamera2" and not arg:
         return Picamera2Source()
     if kind == "usb":
@@ -316,7 +316,7 @@ def open_source(
     raise InputError(f"bad source {spec!r}: use auto, picamera2, usb:N, video:PATH or folder:PATH")
 
 
-def _auto(sample_dir: str | Path | None, fps: float | None) -> FrameSource:
+def _auto(sample_dir: str | Path | None, fps: float | None, start: int) -> FrameSource:
     """The Pi camera, else the first USB camera, else the bundled sample game."""
     failures: list[str] = []
     for spec in ("picamera2", "usb:0"):
@@ -329,7 +329,7 @@ def _auto(sample_dir: str | Path | None, fps: float | None) -> FrameSource:
         return source
     if sample_dir is None:
         raise SourceError("no camera found and no sample folder: plug a camera in or use --source")
-    source = FolderSource(sample_dir, fps=fps)
+    source = FolderSource(sample_dir, fps=fps, start=start)
     source.description = "bundled sample game (no camera found)"
     log.info("source auto: no camera (%s); replaying %s", "; ".join(failures), sample_dir)
     return source

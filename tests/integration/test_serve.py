@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -26,25 +27,26 @@ def _free_port() -> int:
 
 def _serve(data: Path, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "companion",
-            "serve",
-            "--source",
-            "auto",
-            "--data",
-            str(data),
-            "--port",
-            str(port),
-            "--fps",
-            "25",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
+    with (data / "serve.log").open("ab") as log:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "serve",
+                "--source",
+                "auto",
+                "--data",
+                str(data),
+                "--port",
+                str(port),
+                "--fps",
+                "25",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            env=env,
+        )
 
 
 def _snapshot(port: int, timeout: float = 30) -> dict:
@@ -53,6 +55,9 @@ def _snapshot(port: int, timeout: float = 30) -> dict:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/snapshot", timeout=5) as r:
                 return json.load(r)
+        except urllib.error.HTTPError as err:
+            err.close()
+            raise AssertionError(f"/api/snapshot answered {err.code}") from None
         except OSError:
             if time.monotonic() > deadline:
                 raise
