@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
-import logging
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -27,8 +27,6 @@ from companion.samples import sample_games
 from companion.vision.calibration import calibrate
 from companion.vision.pipeline import BoardPipeline
 from companion.vision.synth import encode_jpeg, random_light, random_pose, render_scene
-
-log = logging.getLogger(__name__)
 
 
 def _stats(values: list[float]) -> tuple[float, float]:
@@ -83,6 +81,7 @@ def _read_renders(
             except CompanionError:
                 unreadable += 1
                 continue
+            timer.timed("locate (position check)", pipeline.check_position, board)
             timer.timed("gate", gate.feed, board, reading)
             want, got = game.cells(truth), game.cells(reading.state)
             wrong = sum(want[c] != got[c] for c in want)
@@ -151,7 +150,7 @@ def run_bench(
     cv2.setNumThreads(1)
     timer = _Timer()
     rows: list[dict[str, Any]] = []
-    log.info("reading %d rendered boards under %d camera poses...", boards, poses)
+    print(f"reading {boards} rendered boards under {poses} camera poses...", file=sys.stderr)
     accuracy = _read_renders(game, timer, boards=boards, poses=poses, seed=seed, rows=rows)
     _rules(game, timer)
     accuracy.update(_referee_samples(game, timer))

@@ -21,6 +21,8 @@ from companion.games import GAME_IDS, find_game
 log = logging.getLogger("companion")
 
 EXIT_ERROR = 2
+VERBOSITY = {"serve": logging.INFO, "render": logging.INFO}
+"""Commands that run for long report progress; the others print only results and problems."""
 EXIT_INTERNAL = 70
 
 
@@ -209,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # OpenCV's own warnings (e.g. probing for a camera that is not there) are not for users
     os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
     logging.basicConfig(
-        level=logging.DEBUG if args.debug else logging.INFO,
+        level=logging.DEBUG if args.debug else VERBOSITY.get(args.command, logging.WARNING),
         format="companion: %(message)s",
         stream=sys.stderr,
     )
