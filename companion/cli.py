@@ -103,8 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from companion.capture.images import load_image
     from companion.vision.calibration import calibrate, parse_corners
-    from companion.vision.images import load_image
 
     game = find_game(args.game)
     corners = parse_corners(args.corners) if args.corners else None
@@ -115,8 +115,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
+    from companion.capture.images import load_image
     from companion.vision.calibration import Profile
-    from companion.vision.images import load_image
     from companion.vision.pipeline import BoardPipeline
 
     game = find_game(args.game)

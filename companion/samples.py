@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 from companion.errors import InputError
 
+_INSTALLED = Path(__file__).resolve().parent / "sample_images"
 _SOURCE_TREE = Path(__file__).resolve().parents[1] / "sample_images"
 
 
 def samples_root() -> Path:
-    """The folder holding ``<game>/<sample>/`` folders."""
-    try:
-        installed = Path(str(resources.files("companion.sample_images")))
-    except ModuleNotFoundError:
-        installed = None
-    if installed is not None and installed.is_dir():
-        return installed
-    return _SOURCE_TREE
+    """The folder holding ``<game>/<sample>/`` folders: inside the installed package (see
+    pyproject's package-dir), else at the root of a source checkout."""
+    return _INSTALLED if _INSTALLED.is_dir() else _SOURCE_TREE
 
 
 def sample_games(game_id: str) -> list[Path]:

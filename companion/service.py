@@ -87,6 +87,10 @@ class TableService:
     def start(self) -> None:
         self._thread.start()
 
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the loop to end (a replay that ran out of frames)."""
+        self._thread.join(timeout)
+
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=5)

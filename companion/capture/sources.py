@@ -21,6 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.capture.images import load_image
 from companion.errors import InputError, SourceError
 
 log = logging.getLogger(__name__)
@@ -96,9 +97,10 @@ class FolderSource(FrameSource):
         yielded_this_pass = False
         while self.loop or index < n:
             path = self.files[index % n]
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                log.warning("skipping %s: not a readable image", path)
+            try:
+                image = load_image(path)
+            except InputError as err:
+                log.warning("skipping %s", err)
             else:
                 if self.fps is not None:
                     time.sleep(max(0.0, due - time.monotonic()))

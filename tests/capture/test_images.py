@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.capture.images import load_image
 from companion.errors import InputError
-from companion.vision.images import load_image
 
 
 @pytest.fixture()

@@ -1,0 +1,77 @@
+"""The camera loop of `serve` keeps refereeing through bad frames and says what it saw."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.capture.images import load_image
+from companion.capture.sources import FolderSource
+from companion.games import find_game
+from companion.referee.session import Session
+from companion.referee.stillness import StillnessGate
+from companion.referee.store import Store
+from companion.replay import PROFILE_FILE, folder_settings, referee_input
+from companion.samples import sample_games
+from companion.service import TableService
+from companion.vision.calibration import Profile
+from companion.vision.pipeline import BoardPipeline
+from companion.web.stream import Broadcaster
+
+GAME = find_game("amoeba")
+SAMPLE = sample_games("amoeba")[0]
+FRAMES = 45
+
+
+def _copy_frames(folder: Path) -> list[Path]:
+    folder.mkdir()
+    shutil.copy(SAMPLE / PROFILE_FILE, folder / PROFILE_FILE)
+    shutil.copy(SAMPLE / "game.json", folder / "game.json")
+    frames = sorted(SAMPLE.glob("*.jpg"))[:FRAMES]
+    for frame in frames:
+        shutil.copy(frame, folder / frame.name)
+    return frames
+
+
+def _run_service(folder: Path, data: Path) -> tuple[Session, TableService]:
+    frames = FolderSource(folder)
+    session = Session(GAME, Store(data / "games.sqlite3"))
+    session.start(folder_settings(folder))
+    broadcaster = Broadcaster()
+    service = TableService(
+        GAME,
+        session,
+        broadcaster,
+        frames,
+        BoardPipeline(GAME, Profile.load(folder / PROFILE_FILE, game=GAME.id)),
+        StillnessGate(settle_frames=3),
+    )
+    service.start()
+    service.join(timeout=120)
+    return session, service
+
+
+def test_bad_frames_do_not_stop_the_referee(tmp_path: Path) -> None:
+    clean = tmp_path / "clean"
+    frames = _copy_frames(clean)
+    expected = list(referee_input(GAME, clean))
+    assert len(expected) >= 5
+
+    noisy = tmp_path / "noisy"
+    _copy_frames(noisy)
+    # where the position changes (a hand would be there): a cut-off JPEG, a bare table
+    pipeline = BoardPipeline(GAME, Profile.load(clean / PROFILE_FILE, game=GAME.id))
+    states = [pipeline.read(load_image(f))[0].state for f in frames]
+    gap = next(i for i in range(10, FRAMES - 1) if states[i] != states[i + 1])
+    photo = frames[gap].read_bytes()
+    (noisy / f"{frames[gap].stem}a.jpg").write_bytes(photo[: len(photo) // 4])
+    table = np.full((768, 1024, 3), (70, 110, 150), np.uint8)
+    cv2.imwrite(str(noisy / f"{frames[gap].stem}b.jpg"), table)
+
+    session, service = _run_service(noisy, tmp_path)
+    got = [v for v in session.verdicts if v["move"] is not None or not v["legal"]]
+    assert [{k: v for k, v in g.items() if k != "svgs"} for g in got] == expected
+    assert service.health()["message"] == "replay finished"
