@@ -36,6 +36,27 @@ def _add_game(parser: argparse.ArgumentParser, *, required: bool = True) -> None
     )
 
 
+def _setting(text: str) -> tuple[str, object]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value  # a plain string, e.g. a file name
+
+
+def _add_settings(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--setting",
+        type=_setting,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game setting for new games, e.g. deck=mycards.json (amoeba) or target=30",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser; kept separate so tests and docs can inspect it."""
     parser = argparse.ArgumentParser(
@@ -60,10 +81,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--settle", type=int, default=3, help="agreeing still frames per state")
     serve.add_argument("--fps", type=float, default=2.0, help="replay speed for folders/videos")
     serve.add_argument("--new", action="store_true", help="start a new game, do not resume")
+    _add_settings(serve)
 
     cal = sub.add_parser("calibrate", help="learn the board's position and look from one photo")
     _add_game(cal)
-    cal.add_argument("--image", type=Path, required=True, help="photo of the start position")
+    shot = cal.add_mutually_exclusive_group(required=True)
+    shot.add_argument("--image", type=Path, help="photo of the start position")
+    shot.add_argument(
+        "--source",
+        help="take the photo now from a camera (picamera2, usb:N); a Pi camera's exposure and "
+        "white balance are locked and kept in the profile",
+    )
     cal.add_argument("--corners", help='board corners "x,y x,y x,y x,y" (TL TR BR BL)')
     cal.add_argument("--out", type=Path, required=True, help="profile file to write")
 
@@ -79,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     ref.add_argument("--seed", type=int, help="card shuffle seed (default: from the input)")
     ref.add_argument("--settle", type=int, default=3, help="agreeing still frames per state")
     ref.add_argument("--log", type=Path, help="keep the game log here; rerun to resume")
+    _add_settings(ref)
     ref.add_argument("input", type=Path)
 
     ren = sub.add_parser("render", help="synthetic photos with ground truth")
@@ -108,7 +137,17 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
     game = find_game(args.game)
     corners = parse_corners(args.corners) if args.corners else None
-    profile = calibrate(game, load_image(args.image), corners)
+    if args.image is not None:
+        profile = calibrate(game, load_image(args.image), corners)
+    else:
+        from companion.capture.snapshot import save_jpeg, take_start_photo
+
+        photo, controls = take_start_photo(args.source)
+        profile = calibrate(game, photo, corners)
+        profile.camera_controls = controls
+        saved = args.out.with_suffix(".start.jpg")
+        save_jpeg(saved, photo)
+        print(f"start photo saved as {saved}")
     profile.save(args.out)
     print(f"calibrated {game.title} ({profile.method}); profile written to {args.out}")
     return 0
@@ -149,6 +188,7 @@ def _cmd_referee(args: argparse.Namespace) -> int:
         seed=args.seed,
         settle=args.settle,
         log_path=args.log,
+        settings=dict(args.setting),
     ):
         print(json.dumps(line), flush=True)
     return 0
@@ -191,6 +231,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         settle=args.settle,
         fps=args.fps,
         new=args.new,
+        settings=dict(args.setting),
     )
     return 0
 

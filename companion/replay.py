@@ -93,11 +93,14 @@ def referee_input(
     seed: int | None = None,
     settle: int = 3,
     log_path: Path | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Every verdict of the recorded game, as the ``referee`` JSON lines of design.md."""
+    """Every verdict of the recorded game, as the ``referee`` JSON lines of design.md.
+
+    ``settings`` (from ``--setting``) and ``players``/``seed`` override the recording's own."""
     if not path.exists():
         raise InputError(f"{path} does not exist: give an image folder, a video or a .jsonl file")
-    overrides: dict[str, Any] = {}
+    overrides: dict[str, Any] = dict(settings or {})
     if players is not None:
         overrides["players"] = players
     if seed is not None:

@@ -17,7 +17,13 @@ from typing import Any
 
 import cv2
 
-from companion.capture.sources import FolderSource, FrameSource, VideoSource, open_source
+from companion.capture.sources import (
+    FolderSource,
+    FrameSource,
+    Picamera2Source,
+    VideoSource,
+    open_source,
+)
 from companion.errors import CompanionError, InputError
 from companion.games.base import Game
 from companion.referee.session import Session
@@ -180,6 +186,7 @@ def serve(
     settle: int,
     fps: float,
     new: bool,
+    settings: dict[str, Any] | None = None,
 ) -> None:
     """Run the referee service until interrupted."""
     import waitress
@@ -189,12 +196,14 @@ def serve(
     sample = default_sample(game.id) if source in ("auto", "sample") else None
     frames = open_source(source, sample_dir=sample, fps=fps)
     folder = frames.path if isinstance(frames, FolderSource) else None
-    pipeline = BoardPipeline(
-        game, Profile.load(_profile_for(frames, folder, profile_path), game=game.id)
-    )
+    profile = Profile.load(_profile_for(frames, folder, profile_path), game=game.id)
+    if isinstance(frames, Picamera2Source) and profile.camera_controls:
+        frames.apply_controls(profile.camera_controls)  # the look the reader was calibrated on
+    pipeline = BoardPipeline(game, profile)
     store = Store((data_dir / "games.sqlite3") if data_dir else default_path())
     broadcaster = Broadcaster()
     session = Session(game, store)
+    session.defaults = dict(settings or {})
     session.on_change = lambda: broadcaster.publish("snapshot", session.snapshot())
     replay = not frames.live
     resumed = not new and session.resume(trust_board=replay)

@@ -168,6 +168,8 @@ class Session:
         self.game = game
         self.store = store
         self.on_change = on_change
+        self.defaults: JSON = {}
+        """Settings given on the command line (``--setting``), under what the page sends."""
         self._lock = threading.RLock()
         self._replay: _Replay | None = None
         self._match_id: int | None = None
@@ -186,7 +188,7 @@ class Session:
         """A new match from page/CLI options; the previous unfinished one is marked abandoned."""
         if not isinstance(options, dict):
             raise InputError("match options must be an object of settings")
-        options = dict(options)
+        options = {**self.defaults, **options}
         source = options.pop("source", None)
         settings = self.game.settings_for(options)
         try:

@@ -304,6 +304,10 @@
     const line = $("health");
     line.textContent = parts.join(" · ");
     line.classList.toggle("error", !h.ok);
+    // a moved board, a lost camera or a finished replay must be seen, not just logged
+    const alert = $("camera-alert");
+    alert.hidden = !h.message;
+    alert.textContent = h.message ? `Camera: ${h.message}` : "";
   }
 
   async function pollHealth() {
