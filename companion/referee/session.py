@@ -114,6 +114,8 @@ class _Replay:
             self.items[index] = ("board", board)
             self._rebuild()
             return next((r.verdict for r in self.records if r.item == index), None)
+        if kind == "synced":
+            return None  # the table matched the match again: nothing changes in the game
         if kind == "undo":
             index = self.last_move()
             if index is None:
@@ -228,6 +230,9 @@ class Session:
             if entry.kind == "board":
                 last_frame = entry.payload.get("frame")
                 last_board = self.game.parse_state(entry.payload["state"])
+            elif entry.kind == "synced":
+                last_frame = entry.payload.get("frame", last_frame)
+                last_board = replay.match.state
             elif entry.kind == "correct":
                 cell, value = entry.payload["cell"], entry.payload["value"]
                 if last_board is not None:
@@ -292,6 +297,13 @@ class Session:
                 if changed:
                     self._bump()
                 return None, changed
+            # logged, so that a restarted referee knows the table was put back, and where
+            frame = None if frame is None else int(frame)
+            self._require()
+            assert self._match_id is not None
+            self.store.append(self._match_id, "synced", {"frame": frame})
+            if frame is not None:
+                self._last_frame = frame
             self._sync_ok, self._sync_cells, resynced = True, [], True
             self._bump()
         # Until a board has been accepted, a board equal to the start state is still judged:

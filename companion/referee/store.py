@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.errors import StoreError
 
-KINDS = ("board", "event", "undo", "correct")
+KINDS = ("board", "event", "undo", "correct", "synced")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (

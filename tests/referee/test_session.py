@@ -156,7 +156,8 @@ def test_undo(session, store):
     session.observe((0, 0, 1, 0))
     assert session.snapshot()["sync"]["ok"]
     assert session.observe((0, 1, 1, 0)).player == 1
-    assert [e.kind for e in store.entries(session.match_id)][-2:] == ["undo", "board"]
+    # the table following the undo is logged too, so a restart knows it was put back
+    assert [e.kind for e in store.entries(session.match_id)][-3:] == ["undo", "synced", "board"]
 
 
 def test_correction_rejudges_and_overrides_later_reads(session, store):
