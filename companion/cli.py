@@ -168,10 +168,16 @@ def _cmd_read(args: argparse.Namespace) -> int:
             print(f"companion: {path}: {err}", file=sys.stderr)
             failures += 1
             continue
+        if reading.covered:
+            print(
+                f"companion: {path}: the board is not clearly in view (something covers it, or "
+                "it is not where it was calibrated): clear the board or calibrate again",
+                file=sys.stderr,
+            )
+            failures += 1
+            continue
         out = game.format_state(reading.state)
         out["confidence"] = [round(float(c), 3) for c in reading.confidence]
-        if reading.covered:
-            out["covered"] = True
         print(json.dumps(out), flush=True)
     return EXIT_ERROR if failures else 0
 
