@@ -106,6 +106,20 @@ class Verdict:
         return out
 
 
+@dataclass(frozen=True)
+class Layer:
+    """Part of a board that stands above the table (a tile's side, a stack's top face).
+
+    ``image`` is BGRA, top-down, the same size and scale as ``Game.draw_board``'s image, and
+    transparent where the layer has nothing; ``height`` is its height above the board surface
+    in cells.  The scene synthesiser projects each layer through the camera at its height, so
+    a tilted camera sees stacks lean and lower tiles' sides show.
+    """
+
+    height: float
+    image: np.ndarray
+
+
 class Reader(ABC):
     """Turns a rectified board image into a ``Reading``; built once per camera by calibration."""
 
@@ -231,6 +245,12 @@ class Game(ABC):
         ``geometry.area_corners() * px_per_cell / geometry.cell_px``.  The scene synthesiser
         puts it on a table under a camera; the game only says what the board looks like.
         """
+
+    def raised(
+        self, state: State, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> list[Layer]:
+        """What stands above the board surface, lowest first (flat games have nothing)."""
+        return []
 
     def looks(self) -> dict[str, list[str]]:
         """Named board looks: ``{"tuned": [...], "unseen": [...]}``; readers are tuned only on
