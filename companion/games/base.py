@@ -18,6 +18,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from companion.errors import InputError
+
 State = Any
 """A game's immutable board state (hashable, comparable with ``==``)."""
 
@@ -165,7 +167,13 @@ class Match(ABC):
 
     @abstractmethod
     def private_view(self, player: int) -> JSON:
-        """What only ``player`` may see: ``{"title": str, "items": [{"label", "svg", ...}]}``."""
+        """What only ``player`` may see: ``{"title": str, "items": [{"label", "svg", ...}]}``,
+        plus ``"query": {"label", "placeholder"}`` when the game answers private questions."""
+
+    def private_query(self, player: int, text: str) -> JSON:
+        """Answer a player's private question (Upwords: best plays for the rack he typed):
+        ``{"title": str, "items": [{"label", ...}]}``."""
+        raise InputError("this game has no private helper")
 
 
 class Game(ABC):

@@ -333,7 +333,10 @@ class Session:
                 json.dumps(ev)
             except (TypeError, ValueError):
                 raise InputError("an event must hold plain JSON values") from None
+            before = self._match().state
             verdict = self._commit("event", dict(ev))
+            if self._match().state != before:
+                self._resync()  # e.g. a challenged word taken back: the table must follow
             self._bump()
         self._notify()
         return verdict
@@ -507,15 +510,25 @@ class Session:
                 for i, (p, token) in enumerate(zip(players, tokens, strict=False))
             ]
 
+    def _player_of(self, token: str) -> JSON | None:
+        for link in self.links():
+            if secrets.compare_digest(str(token), link["token"]):
+                return link
+        return None
+
     def private(self, token: str) -> JSON | None:
         """The private view of the player holding ``token``; None for an unknown token."""
         with self._lock:
-            for link in self.links():
-                if secrets.compare_digest(str(token), link["token"]):
-                    player = link["player"]
-                    return {
-                        "player": player,
-                        "name": link["name"],
-                        **self._match().private_view(player),
-                    }
-            return None
+            link = self._player_of(token)
+            if link is None:
+                return None
+            player = link["player"]
+            return {"player": player, "name": link["name"], **self._match().private_view(player)}
+
+    def private_query(self, token: str, text: str) -> JSON | None:
+        """A private question of the player holding ``token``; None for an unknown token."""
+        with self._lock:
+            link = self._player_of(token)
+            if link is None:
+                return None
+            return self._match().private_query(link["player"], text)

@@ -105,6 +105,17 @@ def hand(token: str) -> Response:
     return jsonify(private)
 
 
+@bp.get("/api/hand/<token>/query")
+def hand_query(token: str) -> Response:
+    text = request.args.get("text", "")
+    if len(text) > 64:
+        raise InputError("that question is too long: type your tiles only")
+    answer = _runtime().session.private_query(token, text)
+    if answer is None:
+        abort(404, description="no such player link: ask the host for your link again")
+    return jsonify(answer)
+
+
 @bp.get("/api/links")
 def links() -> Response:
     return jsonify(links=_runtime().session.links())

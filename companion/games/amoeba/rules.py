@@ -198,11 +198,20 @@ class AmoebaMatch(Match):
 
     def public_view(self) -> JSON:
         table = self._table
+        summary = [f"First to {self.target} points", f"{self._deck_left(table)} cards left"]
+        if table.last_tile:
+            summary.append(f"last tile turned: {cell_name(*table.last_tile)}")
         return {
             "players": [
-                {"name": name, "score": score, "cards": len(hand)}
+                {
+                    "name": name,
+                    "score": score,
+                    "cards": len(hand),
+                    "detail": f"{len(hand)} card{'' if len(hand) == 1 else 's'}",
+                }
                 for name, score, hand in zip(self.names, table.scores, table.hands, strict=True)
             ],
+            "summary": summary,
             "to_move": table.to_move,
             "deck_left": self._deck_left(table),
             "last_tile": cell_name(*table.last_tile) if table.last_tile else None,
@@ -383,6 +392,7 @@ class AmoebaMatch(Match):
             text=self._turn_text(new, mover, tile, amoebas, extra_turn),
             extra={
                 "amoebas": amoebas,
+                **({"shout": "AMOEBA!"} if amoebas else {}),
                 "extra_turn": extra_turn,
                 "next": nxt,
                 "scores": list(scores),

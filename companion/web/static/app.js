@@ -96,9 +96,11 @@
     reason.textContent = last.legal ? "" : last.reason;
     // Most games already spell the reason out in the text; say it once.
     reason.hidden = last.legal || !last.reason || $("verdict-text").textContent.includes(last.reason);
-    const scored = Array.isArray(last.amoebas) && last.amoebas.length > 0;
-    amoeba.hidden = !scored;
-    $("amoeba-cards").innerHTML = scored ? (last.svgs || []).join("") : "";
+    // A game's big call ("AMOEBA!") with its pictures, e.g. the cards that scored.
+    const shout = Boolean(last.shout);
+    amoeba.hidden = !shout;
+    $("shout").textContent = last.shout || "";
+    $("amoeba-cards").innerHTML = shout ? (last.svgs || []).join("") : "";
   }
 
   function renderStatus(view, status) {
@@ -121,20 +123,72 @@
       const name = document.createElement("span");
       name.textContent = p.name;
       const score = document.createElement("span");
-      const cards = Array.isArray(p.cards) ? p.cards.length : p.cards;
-      score.textContent = plural(p.score, "point") + (cards === undefined ? "" : ` · ${plural(cards, "card")}`);
+      score.textContent = plural(p.score, "point") + (p.detail ? ` · ${p.detail}` : "");
       li.append(name, score);
       return li;
     }));
 
-    const meta = [];
-    if (view.target) meta.push(`First to ${view.target} points`);
-    if (view.deck_left !== undefined && view.deck_left !== null) {
-      meta.push(`${view.deck_left} cards left in the deck`);
-    }
-    if (view.last_tile) meta.push(`last tile moved: ${view.last_tile}`);
-    $("meta").textContent = meta.join(" · ");
+    $("meta").textContent = (view.summary || []).join(" · ");
+    renderActions(view, over);
   }
+
+  // ---- game actions (pass, challenge, end...): the game names them, the page only asks -------
+  let pending = null;
+
+  function renderActions(view, over) {
+    const box = $("actions");
+    const actions = over ? [] : (view.actions || []);
+    box.hidden = actions.length === 0;
+    box.replaceChildren(...actions.map((action) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = action.label;
+      button.dataset.event = action.event;
+      button.addEventListener("click", () => askAction(action, view));
+      return button;
+    }));
+  }
+
+  function askAction(action, view) {
+    if (action.fields === "racks") {
+      // one number per player: the tiles left on each rack at the end
+      pending = action;
+      $("fields-title").textContent = `${action.label}: tiles left on each rack`;
+      $("fields").replaceChildren(...(view.players || []).map((p, i) => {
+        const label = document.createElement("label");
+        label.textContent = p.name;
+        const input = document.createElement("input");
+        input.type = "number"; input.min = "0"; input.max = "7"; input.value = "0";
+        input.inputMode = "numeric"; input.dataset.player = String(i);
+        label.append(input);
+        return label;
+      }));
+      $("fields-form").hidden = false;
+      return;
+    }
+    if (window.confirm(`${action.label}?`)) sendEvent({ event: action.event });
+  }
+
+  async function sendEvent(payload) {
+    try {
+      const answer = await call("/api/event", payload);
+      render(answer.snapshot);
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  $("fields-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const racks = [...$("fields").querySelectorAll("input")].map((i) => Number(i.value) || 0);
+    $("fields-form").hidden = true;
+    if (pending) sendEvent({ event: pending.event, racks });
+    pending = null;
+  });
+  $("fields-cancel").addEventListener("click", () => {
+    $("fields-form").hidden = true;
+    pending = null;
+  });
 
   function renderMoves(verdicts, view) {
     const items = verdicts.slice().reverse().map((v) => {

@@ -21,6 +21,13 @@
     }
     error.hidden = true;
     $("hand-title").textContent = data.name;
+    $("private-title").textContent = data.title || "Your things";
+    const query = data.query;
+    $("query").hidden = !query;
+    if (query) {
+      $("query-label").textContent = query.label;
+      $("query-text").placeholder = query.placeholder || "";
+    }
     document.body.dataset.player = String(data.player);
     $("items").replaceChildren(...data.items.map((item) => {
       const li = document.createElement("li");
@@ -35,6 +42,27 @@
       return li;
     }));
   }
+
+  async function ask(event) {
+    event.preventDefault();
+    const text = $("query-text").value;
+    const res = await fetch(
+      `/api/hand/${encodeURIComponent(token)}/query?text=${encodeURIComponent(text)}`);
+    let data = null;
+    try { data = await res.json(); } catch (_) { data = null; }
+    if (!res.ok) {
+      $("answer-title").textContent = (data && data.error) || `${res.status} ${res.statusText}`;
+      $("answers").replaceChildren();
+      return;
+    }
+    $("answer-title").textContent = data.title;
+    $("answers").replaceChildren(...data.items.map((item) => {
+      const li = document.createElement("li");
+      li.textContent = item.label;
+      return li;
+    }));
+  }
+  $("query").addEventListener("submit", ask);
 
   function refresh(snapshot) {
     const key = `${snapshot.match_id}:${snapshot.version}`;
