@@ -300,8 +300,20 @@
     try {
       const values = await choicesFor(cell);
       if (!values.length) return;
-      const value = values[(values.indexOf(current) + 1) % values.length];
-      if (!(await ask(`Correct ${cell}? ${current} → ${value}`))) return;
+      let value;
+      if (values.length <= 4) {
+        // two-state cells (a turned tile): a tap means "the other one"
+        value = values[(values.indexOf(current) + 1) % values.length];
+        if (!(await ask(`Correct ${cell}? ${current} → ${value}`))) return;
+      } else {
+        // many values (a letter and a height): type it, e.g. 2E; empty for an empty square
+        const typed = window.prompt(
+          `What is really on ${cell}? (now ${current || "empty"}; e.g. ${values[values.length - 1]}, or nothing for empty)`,
+          current);
+        if (typed === null) return;
+        value = typed.trim().toUpperCase();
+        if (!values.includes(value)) { toast(`${value} is not a possible value for ${cell}`); return; }
+      }
       const data = await call("/api/correct", { cell, value });
       render(data.snapshot);
       toast(`Corrected ${cell} to ${value}`);
