@@ -433,6 +433,13 @@ class UpwordsMatch(Match):
             "query": {"label": "Your tiles", "placeholder": "e.g. AEIRSTQU"},
         }
 
+    def private_query(self, player: int, text: str) -> JSON:
+        """The rack helper: the best plays for the tiles the player typed, on this board."""
+        from companion.games.upwords.generator import rack_helper
+
+        stacks = self.stacks
+        return rack_helper(stacks, text, self.dictionary, first=not any(stacks))
+
     # --- helpers for the rack helper, sample games and tests -----------------------------
     @property
     def stacks(self) -> Stacks:
