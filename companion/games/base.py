@@ -129,6 +129,18 @@ class Reader(ABC):
     def read(self, board: np.ndarray) -> Reading:
         """Read one rectified BGR image of ``Game.geometry.size``."""
 
+    def read_frame(self, frame: np.ndarray, board: np.ndarray) -> Reading:
+        """Read a camera frame whose rectified board is ``board``.  Flat games read the
+        rectified board; games with height (stacks, standing figures) may look at the frame,
+        where raised parts are not where the board plane's rectification puts them."""
+        return self.read(board)
+
+    def learn_example(self, frame: np.ndarray, board: np.ndarray, cell: str, value: str) -> bool:
+        """Learn from a cell the players corrected on the page (e.g. a tile set's font); True
+        when the reader changed and the profile should be saved.  Two-state cells teach
+        nothing."""
+        return False
+
     @abstractmethod
     def to_json(self) -> JSON:
         """What calibration learned: stored in the profile, given back to ``Game.load_reader``."""
@@ -230,8 +242,12 @@ class Game(ABC):
 
     # --- vision ---------------------------------------------------------------------------
     @abstractmethod
-    def learn_reader(self, board: np.ndarray) -> Reader:
-        """Calibrate a reader from a rectified image of ``start_state()`` under this camera."""
+    def learn_reader(
+        self, board: np.ndarray, *, homography: np.ndarray, image_size: tuple[int, int]
+    ) -> Reader:
+        """Calibrate a reader from a rectified image of ``start_state()`` under this camera;
+        ``homography`` maps rectified pixels to frame pixels of ``image_size`` (what a reader
+        of raised pieces needs to know where the camera is)."""
 
     @abstractmethod
     def load_reader(self, params: JSON) -> Reader:

@@ -392,8 +392,9 @@ def calibrate(game: Game, image: np.ndarray, corners: np.ndarray | None = None) 
                 "sits at its own corner (see calibration/README.md)"
             )
         method = "aruco"
-    board = Rectifier(area, game.geometry)(image)
-    reader = game.learn_reader(board)
+    rectifier = Rectifier(area, game.geometry)
+    board = rectifier(image)
+    reader = game.learn_reader(board, homography=rectifier.homography, image_size=(width, height))
     reference = make_reference(board, game.geometry)
     log.info(
         "calibrated %s at %dx%d by %s: corners %s",

@@ -49,7 +49,7 @@ class BoardPipeline:
         start = time.perf_counter()
         board = self.rectify(frame)
         mid = time.perf_counter()
-        reading = self.reader.read(board)
+        reading = self.reader.read_frame(frame, board)
         end = time.perf_counter()
         self.timings = {"rectify": (mid - start) * 1e3, "read": (end - mid) * 1e3}
         return reading, board

@@ -1,9 +1,11 @@
 """Photo-like camera scenes of any game's board, with the ground truth of where the board lies.
 
-A game only says what its board looks like from straight above (``Game.draw_board``); this module
-puts that picture on a textured table under a pinhole camera (tilted about a random axis, the board
-turned any way in the image), adds the four ArUco corner markers on the table plane, uneven light,
-colour cast, vignette, blur, sensor noise and, on request, an arm reaching over the board.  The
+A game only says what its board looks like from straight above (``Game.draw_board``) and what
+stands on it (``Game.raised``: layers at heights above the board); this module puts the board on
+a textured table under a pinhole camera (tilted about a random axis, the board turned any way in
+the image), projects each layer through the same camera at its height (so stacks lean and their
+sides show), adds the four ArUco corner markers on the table plane, uneven light, colour cast,
+vignette, blur, sensor noise and, on request, an arm reaching over the board.  The
 corners it reports are exact, so a reader can be scored against the truth it was drawn from.
 """
 
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.games.base import Game, State
+from companion.games.base import Game, Layer, State
 from companion.vision.markers import CORNER_IDS, marker_image
 
 QUIET = 0.25
@@ -76,10 +78,22 @@ class Scene:
     """The playing area's corners TL, TR, BR, BL in image pixels (float32 4x2)."""
     tray_corners: np.ndarray
     """The tray's outer corners, likewise (what the markers point at)."""
+    projection: np.ndarray
+    """The pinhole camera P = K [R | t] (3x4): a board point (x, y, z) in cells -> homogeneous
+    image pixels.  x runs along the columns and y down the rows from the playing area's top-left
+    corner; z points into the table, so a point ``h`` cells above the board has z = -h."""
     pose: Pose
     light: Light
     hand: str | None = None
     marker_corners: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def plane_homography(self, height_cells: float) -> np.ndarray:
+        """Board cells (x, y) on the plane ``height_cells`` above the board -> image pixels.
+
+        A stack's top face lies on such a plane; use it with ``cv2.perspectiveTransform`` to
+        predict where a square's top face appears (height 0 is the board surface).
+        """
+        return _height_homography(self.projection, height_cells)
 
 
 SKIN_TONES: tuple[tuple[int, int, int], ...] = (
@@ -143,8 +157,13 @@ def _rotation(tilt_deg: float, axis_deg: float, yaw_deg: float) -> np.ndarray:
     return rt @ rz
 
 
-def _plane_homography(game: Game, pose: Pose, size: tuple[int, int]) -> np.ndarray:
-    """Table plane (board cells, origin at the playing area's top-left) -> image pixels."""
+def _camera(game: Game, pose: Pose, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The pinhole camera of ``pose``: (K, [R | t]) for board points in cells.
+
+    The camera sits ``CAMERA_DISTANCE`` board widths from the board centre along its optical
+    axis; K's focal length and principal point are chosen so that the markers' outer extent
+    fits the frame and the tray fills ``pose.fill`` of it.
+    """
     geo = game.geometry
     centre = np.array([geo.cols / 2, geo.rows / 2])
     extent = max(geo.cols, geo.rows) + 2 * geo.margin
@@ -175,7 +194,20 @@ def _plane_homography(game: Game, pose: Pose, size: tuple[int, int]) -> np.ndarr
     low = proj.min(axis=0) * scale
     shift = (room / 2) * (1 + np.clip(np.array(pose.offset), -1, 1)) - low
     fit = np.array([[scale, 0, shift[0]], [0, scale, shift[1]], [0, 0, 1]])
-    h = fit @ camera
+    return fit, np.column_stack([rot, t])
+
+
+def _plane_homography(fit: np.ndarray, extrinsic: np.ndarray) -> np.ndarray:
+    """Table plane (board cells, origin at the playing area's top-left) -> image pixels."""
+    h = fit @ extrinsic[:, [0, 1, 3]]
+    return h / h[2, 2]
+
+
+def _height_homography(projection: np.ndarray, height: float) -> np.ndarray:
+    """The plane ``height`` cells above the table -> image pixels: z = -height folds into t."""
+    h = np.column_stack(
+        [projection[:, 0], projection[:, 1], projection[:, 3] - height * projection[:, 2]]
+    )
     return h / h[2, 2]
 
 
@@ -207,6 +239,55 @@ def _paste(canvas: np.ndarray, texture: np.ndarray, h: np.ndarray, size: tuple[i
     mask = cv2.warpPerspective(ones, h, size, flags=cv2.INTER_LINEAR)
     canvas *= (1.0 - mask)[..., None]
     canvas += warped
+
+
+def _paste_layers(
+    canvas: np.ndarray,
+    layers: list[Layer],
+    projection: np.ndarray,
+    ppc: int,
+    ratio: float,
+    game: Game,
+    size: tuple[int, int],
+) -> None:
+    """Project each raised layer at its height and composite it over the canvas, lowest first.
+
+    Layer images are uint8 BGRA with straight (not premultiplied) alpha.
+
+    Every ray from a camera above the board descends, so along it the highest surface is met
+    first: drawing in order of height is an exact painter's order.  Each layer is warped only
+    over the frame region its content covers, which keeps many thin layers cheap.
+    """
+    margin = game.geometry.margin
+    to_plane = _scale_to_plane(ppc, (-margin, -margin))
+    pad = 2 + (int(np.ceil(1.5 * ratio)) if ratio > 1.0 else 0)
+    width, height = size
+    for layer in sorted(layers, key=lambda item: item.height):
+        alpha = layer.image[..., 3]
+        rows, cols = np.nonzero(alpha.any(axis=1))[0], np.nonzero(alpha.any(axis=0))[0]
+        if rows.size == 0:
+            continue
+        y0, x0 = max(rows[0] - pad, 0), max(cols[0] - pad, 0)
+        y1, x1 = min(rows[-1] + 1 + pad, alpha.shape[0]), min(cols[-1] + 1 + pad, alpha.shape[1])
+        crop = layer.image[y0:y1, x0:x1].astype(np.float32)
+        opacity = crop[..., 3:] / 255.0
+        premult = np.concatenate([crop[..., :3] * opacity, opacity], axis=2)
+        if ratio > 1.0:
+            premult = cv2.GaussianBlur(premult, (0, 0), 0.5 * ratio)
+        crop_to_plane = to_plane @ np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
+        to_image = _height_homography(projection, layer.height) @ crop_to_plane
+        box = np.array([[-1, -1], [x1 - x0, -1], [x1 - x0, y1 - y0], [-1, y1 - y0]], np.float64)
+        seen = _apply(to_image, box)
+        lo = np.clip(np.floor(seen.min(axis=0)).astype(int), 0, [width, height])
+        hi = np.clip(np.ceil(seen.max(axis=0)).astype(int) + 1, 0, [width, height])
+        if (hi <= lo).any():
+            continue
+        shift = np.array([[1, 0, -lo[0]], [0, 1, -lo[1]], [0, 0, 1]], np.float64)
+        region = (hi[0] - lo[0], hi[1] - lo[1])
+        warped = cv2.warpPerspective(premult, shift @ to_image, region, flags=cv2.INTER_LINEAR)
+        part = canvas[lo[1] : hi[1], lo[0] : hi[0]]
+        part *= 1.0 - warped[..., 3:]
+        part += warped[..., :3]
 
 
 def _table_texture(table: Table, rng: np.random.Generator, span: float, px: int) -> np.ndarray:
@@ -364,7 +445,10 @@ def render_scene(
     still = rng if board_seed is None else np.random.default_rng(board_seed)
     table = table if table is not None else TABLES[int(still.integers(len(TABLES)))]
     geo = game.geometry
-    h = _plane_homography(game, pose, size)
+    fit, extrinsic = _camera(game, pose, size)
+    h = _plane_homography(fit, extrinsic)
+    projection = fit @ extrinsic
+    projection /= projection[2, 3]
 
     # how many image pixels one cell covers decides the texture resolution (avoid aliasing)
     tray = _tray_points(game)
@@ -392,6 +476,8 @@ def render_scene(
     contact = cv2.GaussianBlur(footprint, (0, 0), max(cell_img * 0.15, 1.0))
     canvas *= (1.0 - 0.4 * contact)[..., None]
     _paste(canvas, board, to_board, size)
+    layers = game.raised(state, look, still, px_per_cell=ppc)
+    _paste_layers(canvas, layers, projection, ppc, ratio, game, size)
 
     if hand is not None:
         _add_hand(canvas, tray_img, hand, rng)
@@ -403,6 +489,7 @@ def render_scene(
         image=image,
         corners=_apply(h, corners).astype(np.float32),
         tray_corners=tray_img.astype(np.float32),
+        projection=projection,
         pose=pose,
         light=light,
         hand=hand,

@@ -8,8 +8,10 @@ import pytest
 
 from companion.games.amoeba import AmoebaGame
 from companion.games.amoeba.model import Tray
+from companion.games.base import Layer
 from companion.vision import markers
 from companion.vision.synth import (
+    CAMERA_DISTANCE,
     TABLES,
     Light,
     Pose,
@@ -153,3 +155,84 @@ def test_board_seed_keeps_the_set_up_still_between_frames() -> None:
     )
     assert np.array_equal(a.image, b.image)
     assert not np.array_equal(b.image, c.image)
+
+
+class _Blocks(AmoebaGame):
+    """An Amoeba tray with coloured squares floating above it: raised layers to test with."""
+
+    def __init__(self, blocks: list[tuple[float, tuple[int, int], tuple[int, int, int, int]]]):
+        self.blocks = blocks
+        """(height in cells, (row, col) of the square it lies over, BGRA colour)."""
+
+    def raised(self, state, look, rng, *, px_per_cell=96):  # type: ignore[no-untyped-def]
+        side = round((7 + 2 * self.geometry.margin) * px_per_cell)
+        layers = []
+        for height, (row, col), colour in self.blocks:
+            image = np.zeros((side, side, 4), np.uint8)
+            o = round(self.geometry.margin * px_per_cell)
+            y, x = o + row * px_per_cell, o + col * px_per_cell
+            image[y : y + px_per_cell, x : x + px_per_cell] = colour
+            layers.append(Layer(height, image))
+        return layers
+
+
+def _render(game: AmoebaGame, pose: Pose, seed: int = 4):  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(seed)
+    return render_scene(
+        game, Tray.start(), "classic", rng, pose=pose, light=CLEAN, size=SIZE, board_seed=3
+    )
+
+
+def _centroid(mask: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(mask)
+    return np.array([xs.mean(), ys.mean()])
+
+
+def test_a_transparent_layer_leaves_the_flat_render_pixel_identical() -> None:
+    pose = Pose(tilt_deg=15, tilt_axis_deg=40, yaw_deg=10)
+    flat = _render(GAME, pose)
+    empty = _render(_Blocks([(0.5, (2, 2), (0, 0, 0, 0))]), pose)
+    assert np.array_equal(flat.image, empty.image)
+    assert np.array_equal(flat.corners, empty.corners)
+
+
+@pytest.mark.parametrize(
+    "pose",
+    [
+        Pose(tilt_deg=0, yaw_deg=30),
+        Pose(tilt_deg=20, tilt_axis_deg=0),
+        Pose(tilt_deg=18, tilt_axis_deg=130, yaw_deg=200, offset=(0.5, -0.5)),
+    ],
+)
+def test_a_raised_square_appears_where_its_plane_homography_says(pose: Pose) -> None:
+    height, cell = 1.0, (1, 5)
+    flat = _render(GAME, pose)
+    scene = _render(_Blocks([(height, cell, (255, 0, 255, 255))]), pose)
+    magenta = (scene.image[..., 0] > 200) & (scene.image[..., 1] < 60) & (scene.image[..., 2] > 200)
+    centre = np.array([[[cell[1] + 0.5, cell[0] + 0.5]]])
+    top = cv2.perspectiveTransform(centre, scene.plane_homography(height)).reshape(2)
+    foot = cv2.perspectiveTransform(centre, scene.plane_homography(0.0)).reshape(2)
+    assert np.linalg.norm(_centroid(magenta) - top) < 1.5 < np.linalg.norm(top - foot) / 4
+    # the board plane's homography is the one the reported corners come from
+    quad = np.array([[[0, 0], [7, 0], [7, 7], [0, 7]]], np.float64)
+    board = cv2.perspectiveTransform(quad, scene.plane_homography(0.0)).reshape(4, 2)
+    assert np.abs(board - flat.corners).max() < 1e-3
+    # a raised thing lies further from the nadir (the image of the point under the camera)
+    down = scene.projection @ np.array([0.0, 0.0, 1.0, 0.0])
+    nadir = down[:2] / down[2]
+    out, lean = foot - nadir, top - foot
+    assert np.dot(out, lean) / (np.linalg.norm(out) * np.linalg.norm(lean)) > 0.999
+    if pose.tilt_deg == 0:
+        # straight down from height H a point h up is enlarged H / (H - h) about the nadir
+        camera_height = CAMERA_DISTANCE * (7 + 2 * GAME.geometry.margin)
+        expected = nadir + out * camera_height / (camera_height - height)
+        assert np.linalg.norm(top - expected) < 0.05
+
+
+def test_layers_are_drawn_lowest_first_whatever_order_they_come_in() -> None:
+    pose = Pose(tilt_deg=10, tilt_axis_deg=90)
+    high, low = (0.6, (3, 3), (0, 0, 255, 255)), (0.2, (3, 3), (255, 0, 0, 255))
+    scene = _render(_Blocks([high, low]), pose)
+    centre = np.array([[[3.5, 3.5]]])
+    x, y = np.round(cv2.perspectiveTransform(centre, scene.plane_homography(0.6))).astype(int)[0, 0]
+    assert tuple(scene.image[y, x]) == pytest.approx((0, 0, 255), abs=10)

@@ -71,7 +71,10 @@ class AmoebaGame(Game):
 
         return sample_script(seed)
 
-    def learn_reader(self, board: np.ndarray) -> Reader:
+    def learn_reader(
+        self, board: np.ndarray, *, homography: np.ndarray, image_size: tuple[int, int]
+    ) -> Reader:
+        """Flat tiles: the rectified start image is all the reader needs."""
         from companion.games.amoeba.reader import TileReader
 
         return TileReader.learn(board, self.geometry)

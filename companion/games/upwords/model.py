@@ -15,6 +15,9 @@ from companion.errors import InputError
 SIZE = 10
 MAX_HEIGHT = 5
 CENTRE = frozenset({(4, 4), (4, 5), (5, 4), (5, 5)})
+TILE_THICKNESS = 0.16
+"""A tile's thickness in cells: a stack of h tiles has its top face h * TILE_THICKNESS above the
+board, which is where the drawings put it and where the reader looks for it."""
 LETTERS: tuple[str, ...] = (*"ABCDEFGHIJKLMNOP", "QU", *"RSTUVWXYZ")
 """The 26 tile faces: no plain Q, and QU is a single tile."""
 TILE_COUNTS: dict[str, int] = {
