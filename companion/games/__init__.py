@@ -12,7 +12,13 @@ def _amoeba() -> Game:
     return AmoebaGame()
 
 
-_FACTORIES = {"amoeba": _amoeba}
+def _upwords() -> Game:
+    from companion.games.upwords import UpwordsGame
+
+    return UpwordsGame()
+
+
+_FACTORIES = {"amoeba": _amoeba, "upwords": _upwords}
 
 GAME_IDS: tuple[str, ...] = tuple(_FACTORIES)
 

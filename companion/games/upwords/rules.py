@@ -551,7 +551,7 @@ class UpwordsMatch(Match):
             legal=True,
             reason="pass",
             player=mover,
-            move=None,
+            move={"pass": True},
             score=0,
             text=text + ".",
             extra=self._extra(new),
@@ -567,7 +567,7 @@ class UpwordsMatch(Match):
             legal=True,
             reason="exchange",
             player=mover,
-            move=None,
+            move={"exchange": 1},
             score=0,
             text=f"{self.names[mover]} exchanges a tile.",
             extra=self._extra(new),
@@ -584,7 +584,7 @@ class UpwordsMatch(Match):
             legal=True,
             reason="challenge",
             player=last.player,
-            move=_move(last.play),
+            move={"taken_back": _move(last.play)},
             score=None,
             text=(
                 f"{self.names[last.player]}'s {' and '.join(words)} "
@@ -618,7 +618,7 @@ class UpwordsMatch(Match):
             legal=True,
             reason="end",
             player=None,
-            move=None,
+            move={"end": {"racks": racks}},
             text=text + self._result_text(new) + ".",
             extra={"racks": racks, **self._extra(new)},
         )

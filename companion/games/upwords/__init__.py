@@ -1,0 +1,126 @@
+"""Upwords: stacked letter tiles on a 10x10 board, judged with the ENABLE word list.
+
+This module only wires the parts to the ``Game`` interface: ``model`` (board, notation, tile
+set), ``dictionary``, ``rules`` (the match, every turn rule and the scoring), ``inference``
+(which tiles a new board added), ``generator`` (the private rack helper), ``reader`` and
+``letters`` (image -> board), ``draw`` (photo-like looks, tiles as raised layers) and ``svg``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from companion.errors import InputError
+from companion.games.base import JSON, BoardGeometry, Game, Layer, Match, Reader
+from companion.games.upwords.model import (
+    LETTERS,
+    MAX_HEIGHT,
+    SIZE,
+    Board,
+    cell_name,
+    format_square,
+    parse_cell,
+    parse_square,
+)
+
+
+class UpwordsGame(Game):
+    """The Upwords game as the core sees it."""
+
+    id: ClassVar[str] = "upwords"
+    title: ClassVar[str] = "Upwords"
+    geometry: ClassVar[BoardGeometry] = BoardGeometry(cols=SIZE, rows=SIZE, cell_px=32, margin=0.5)
+
+    def start_state(self) -> Board:
+        return Board.empty()
+
+    def parse_state(self, obj: JSON) -> Board:
+        if not isinstance(obj, dict) or obj.get("game") != self.id:
+            game = obj.get("game") if isinstance(obj, dict) else None
+            raise InputError(f"expected an upwords state, got game {game!r}")
+        if "cells" not in obj:
+            raise InputError("upwords state has no 'cells': expected 10 rows of 10 strings")
+        return Board.from_rows(obj["cells"])
+
+    def format_state(self, state: Board) -> JSON:
+        return {"game": self.id, "cells": state.rows()}
+
+    def cells(self, state: Board) -> dict[str, str]:
+        return {
+            cell_name(r, c): format_square(state[r, c]) for r in range(SIZE) for c in range(SIZE)
+        }
+
+    def with_cells(self, state: Board, values: dict[str, str]) -> Board:
+        squares = list(state.squares)
+        for name, value in values.items():
+            row, col = parse_cell(name)
+            squares[row * SIZE + col] = parse_square(value)
+        return Board(tuple(squares))
+
+    def cell_choices(self, cell: str) -> list[str]:
+        parse_cell(cell)
+        return ["", *(f"{h}{letter}" for h in range(1, MAX_HEIGHT + 1) for letter in LETTERS)]
+
+    def settings_for(self, options: JSON) -> JSON:
+        from companion.games.upwords.rules import match_settings
+
+        return match_settings(options)
+
+    def new_match(self, settings: JSON) -> Match:
+        from companion.games.upwords.rules import UpwordsMatch
+
+        return UpwordsMatch(self.settings_for(settings))
+
+    def random_state(self, rng: np.random.Generator) -> Board:
+        """Any physically possible board: stacks of 1-5 with random top letters."""
+        heights = rng.choice(MAX_HEIGHT + 1, SIZE * SIZE, p=[0.4, 0.25, 0.15, 0.1, 0.06, 0.04])
+        letters = rng.choice(len(LETTERS), SIZE * SIZE)
+        return Board(
+            tuple(
+                (int(h), LETTERS[int(i)]) if h else (0, "")
+                for h, i in zip(heights, letters, strict=True)
+            )
+        )
+
+    def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
+        from companion.games.upwords.script import sample_script
+
+        return sample_script(seed)
+
+    def learn_reader(
+        self, board: np.ndarray, *, homography: np.ndarray, image_size: tuple[int, int]
+    ) -> Reader:
+        from companion.games.upwords.reader import TileReader
+
+        return TileReader.learn(board, self.geometry, homography=homography, image_size=image_size)
+
+    def load_reader(self, params: JSON) -> Reader:
+        from companion.games.upwords.reader import TileReader
+
+        return TileReader.from_json(params, self.geometry)
+
+    def board_svg(self, state: Board, *, highlights: tuple[str, ...] = ()) -> str:
+        from companion.games.upwords.svg import board_svg
+
+        return board_svg(state, highlights=highlights)
+
+    def draw_board(
+        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> np.ndarray:
+        from companion.games.upwords.draw import draw_board
+
+        return draw_board(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
+
+    def raised(
+        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> list[Layer]:
+        from companion.games.upwords.draw import raised
+
+        return raised(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
+
+    def looks(self) -> dict[str, list[str]]:
+        from companion.games.upwords.draw import LOOKS_TUNED, LOOKS_UNSEEN
+
+        return {"tuned": list(LOOKS_TUNED), "unseen": list(LOOKS_UNSEEN)}
