@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 from companion.capture.sources import (
     FolderSource,
@@ -70,6 +71,7 @@ class TableService:
         self._ok = True
         self._frames = 0
         self._started = time.monotonic()
+        self._settled: tuple[np.ndarray, np.ndarray] | None = None  # (frame, board) last judged
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera-loop", daemon=True)
 
@@ -144,10 +146,36 @@ class TableService:
                 elif self._message and not self._message.startswith("board or camera"):
                     self._set_health(True, "")
                 settled = self.gate.feed(board, reading)
+                if settled is not None:
+                    with self._lock:
+                        self._settled = (frame.image, board)
                 if settled is not None and self.session.match_id is not None:
                     self.session.observe(
                         settled.state, frame=frame.index, confidence=settled.confidence
                     )
+
+    def learn_correction(self, cell: str, value: str) -> None:
+        """A player corrected a misread: let the reader learn it (e.g. this set's font) from the
+        last judged picture, and keep what it learned in the profile for the next start."""
+        with self._lock:
+            settled = self._settled
+        if settled is None:
+            return
+        frame, board = settled
+        try:
+            learned = self.pipeline.reader.learn_example(frame, board, cell, value)
+        except CompanionError as err:
+            log.warning("could not learn from the correction of %s: %s", cell, err)
+            return
+        profile = self.pipeline.profile
+        if learned and profile.path:
+            profile.reader = self.pipeline.reader.to_json()
+            try:
+                profile.save(profile.path)
+            except CompanionError as err:
+                log.warning("could not save what the reader learned to %s: %s", profile.path, err)
+            else:
+                log.info("the reader learned %s = %s; saved in %s", cell, value, profile.path)
 
     def _show(self, board: Any) -> None:
         now = time.monotonic()
@@ -219,6 +247,7 @@ def serve(
     service = TableService(
         game, session, broadcaster, frames, pipeline, StillnessGate(settle_frames=settle)
     )
+    session.on_correct = service.learn_correction
     log.info("watching %s", frames.description)
     service.start()
     app = create_app(service)

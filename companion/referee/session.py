@@ -172,6 +172,8 @@ class Session:
         self.on_change = on_change
         self.defaults: JSON = {}
         """Settings given on the command line (``--setting``), under what the page sends."""
+        self.on_correct: Callable[[str, str], None] | None = None
+        """Told of every correction (cell, value): the camera's reader may learn from it."""
         self._lock = threading.RLock()
         self._replay: _Replay | None = None
         self._match_id: int | None = None
@@ -379,6 +381,8 @@ class Session:
             self._resync()
             self._bump()
         self._notify()
+        if self.on_correct is not None:
+            self.on_correct(cell, value)
         return verdict
 
     # --- internals -------------------------------------------------------------------------
