@@ -20,8 +20,8 @@ from companion.web.stream import Broadcaster
 class Table:
     """What ``companion serve`` wires, minus the camera: the session publishes every change."""
 
-    def __init__(self, path: Path) -> None:
-        self.game: Game = find_game("amoeba")
+    def __init__(self, path: Path, game: str = "amoeba") -> None:
+        self.game: Game = find_game(game)
         self.store = Store(path)
         self.broadcaster = Broadcaster(heartbeat=0.5)
         self.jpeg: bytes | None = None
@@ -74,5 +74,12 @@ def amoeba_turn():
 @pytest.fixture
 def table(tmp_path: Path):
     runtime = Table(tmp_path / "games.sqlite3")
+    yield runtime
+    runtime.close()
+
+
+@pytest.fixture
+def upwords_table(tmp_path: Path):
+    runtime = Table(tmp_path / "games.sqlite3", game="upwords")
     yield runtime
     runtime.close()

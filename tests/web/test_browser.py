@@ -33,6 +33,15 @@ ARGS = [
 
 @pytest.fixture
 def base_url(table):
+    yield from _serve(table)
+
+
+@pytest.fixture
+def upwords_url(upwords_table):
+    yield from _serve(upwords_table)
+
+
+def _serve(table):
     from waitress.server import create_server
 
     server = create_server(create_app(table), host="127.0.0.1", port=0, threads=8)
@@ -111,7 +120,9 @@ def test_a_game_on_the_phone_page(base_url: str, browser, table) -> None:
     expect(verdict).to_have_class("verdict card legal")
     tile = page.locator('#board [data-cell="r3c4"]')
     expect(tile).to_have_attribute("data-value", str(turned[3, 4]))
-    expect(page.locator("#turn")).to_have_text("Bob to move")
+    # the deal is random: the turn may have made one of Ann's cards (then she plays again)
+    mover = table.session.snapshot()["view"]["to_move"]
+    expect(page.locator("#turn")).to_have_text(f"{['Ann', 'Bob'][mover]} to move")
     page.screenshot(path=ARTIFACTS / "table-legal.png", full_page=True)
 
     table.session.observe(turned.turned(0, 0).turned(0, 1))
@@ -218,3 +229,42 @@ def test_an_amoeba_is_called_out_with_its_card(base_url: str, browser, table, am
     expect(page.locator("#verdict-text")).to_contain_text("amoeba! card 1 scores")
     expect(page.locator("#scores li").first).to_contain_text("1 point ·")
     page.screenshot(path=ARTIFACTS / "table-amoeba.png", full_page=True)
+
+
+def test_upwords_actions_and_the_private_rack_helper(
+    upwords_url: str, browser, upwords_table
+) -> None:
+    """The game's own buttons (pass) and a player's private question, both on a phone."""
+    from playwright.sync_api import expect
+
+    from companion.games.upwords.model import Board
+
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(upwords_url + "/")
+    page.locator("#names input").nth(0).fill("Ann")
+    page.locator("#names input").nth(1).fill("Ben")
+    page.locator("#start").tap()
+    expect(page.locator("body")).to_have_attribute("data-status", "playing")
+    upwords_table.session.observe(Board.empty())
+    expect(page.locator('#board [data-cell="r4c4"]')).to_have_count(1)
+    expect(page.locator("#actions button")).to_have_count(4)
+    page.locator('#actions button[data-event="pass"]').tap()
+    expect(page.locator("#verdict-text")).to_contain_text("Ann passes")
+    expect(page.locator("#turn")).to_have_text("Ben to move")
+    page.screenshot(path=ARTIFACTS / "upwords-pass.png", full_page=True)
+
+    token = upwords_table.session.links()[1]["token"]
+    hand = phone.new_page()
+    hand.goto(f"{upwords_url}/hand/{token}")
+    expect(hand.locator("#query")).to_be_visible()
+    hand.locator("#query-text").fill("quietsa")
+    hand.locator("#query button").tap()
+    expect(hand.locator("#answer-title")).to_contain_text("QUIETSA")
+    expect(hand.locator("#answers li").first).to_contain_text("for ")
+    hand.screenshot(path=ARTIFACTS / "upwords-rack-helper.png", full_page=True)
+    assert errors == []
+    phone.close()
