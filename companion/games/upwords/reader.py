@@ -1,0 +1,701 @@
+"""Upwords board reader: every square's stack height and top letter, from one camera view.
+
+Heights are read from geometry, not from looks.  A stack of ``h`` tiles has its top face
+``h * TILE_THICKNESS`` cells above the board, so under a tilted camera the face of a tall stack
+appears shifted and larger, off its own square in the board-plane rectification.  Calibration
+recovers the camera from the corners (``Camera.from_homography``: Zhang's constraints with the
+principal point at the frame's centre) and so the *lean*: where the vertical's vanishing point
+lies in board coordinates, which says where every height's face of every square appears.  A
+read weighs the five heights of a stack by two cues: where its letter's centre lies (the
+printer centres the letter on the face) and how sharply the image steps across each height's
+predicted face outline.  Loose tiles sit a few hundredths of a cell off centre, so a height
+is only as sure as the step between heights is large against that: the confidence says so.
+
+The calibrated lean rests on an assumed lens and principal point, so with enough tiles in view
+each read refits it to where the letters actually lie (soft EM over the unknown heights; the
+lean is linear given them).  All sampling goes straight from the camera frame through
+``cv2.remap`` (``read_frame``: letters at the camera's own resolution), or from the rectified
+board (``read``), with the same code.
+
+Empty or tile: calibration keeps each square's colour on the empty board and the tray rim's
+colour; a read compares each square with its empty colour after taking out the light change
+seen on the rim (which tiles never cover), and asks for a letter on anything that changed.  A
+square far from the board's colour that shows no letter (a hand, a die) marks the reading
+covered.
+
+Letters come from ``letters.LetterClassifier`` on the top face's crop, upright in face
+coordinates; corrections from the page teach it a tile set's font (``learn_example``) and the
+examples are kept in ``to_json`` so the profile remembers them.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import ProfileError, VisionError
+from companion.games.base import JSON, BoardGeometry, Reader, Reading
+from companion.games.upwords.letters import LetterClassifier, find_ink, fit_glyph
+from companion.games.upwords.model import (
+    CENTRE,
+    EMPTY,
+    LETTERS,
+    MAX_HEIGHT,
+    SIZE,
+    TILE_THICKNESS,
+    Board,
+    parse_cell,
+    parse_square,
+)
+
+log = logging.getLogger(__name__)
+
+VERSION = 1
+N = SIZE * SIZE
+LEVELS = MAX_HEIGHT + 1
+"""Planes sampled per square: the board (0) and the top face of stacks 1..MAX_HEIGHT."""
+FACE_INSET = 0.05
+"""Where a tile's face ends inside its square (cells from the square's side)."""
+EDGE_ALONG = np.linspace(0.2, 0.8, 7)
+"""Sample positions along each side of a face outline (the corners are left out: neighbours)."""
+EDGE_ACROSS = (0.03, 0.07)
+"""Distances (cells) either side of a predicted face outline where its step is measured."""
+LETTER_PX = 40
+LETTER_MARGIN = 0.03
+"""The letter crop keeps this far (cells) inside the face outline."""
+COLOUR_GRID = np.linspace(0.2, 0.8, 6)
+COLOUR_LEVELS = (0, MAX_HEIGHT)
+RIM_OFFSET = 0.25
+"""The tray rim is sampled this far (cells) outside the playing area."""
+TILE_COLOUR = 0.18
+"""Log-colour change (after the rim's light change) above which a square is not bare board."""
+CANDIDATE_COLOUR = 0.05
+"""Log-colour change below which a square is taken as bare board without looking further."""
+SURE_TILE_COLOUR = 0.5
+"""... and above which it is not board even without a readable letter."""
+EDGE_WEIGHT = 4.0
+"""Weight of the face-outline evidence against the letter-position evidence."""
+MAX_MISS = 0.45
+"""A letter farther than this (cells) from every height's face centre is not this square's: a
+neighbour's letter leaning over it lies about a cell away, camera error stays well below."""
+RECROPS = 2
+"""Times a letter is cropped again at the height its position points to."""
+MIN_REFINE_TILES = 6
+"""Letters needed before the lean is refitted to them."""
+REFINE_ROUNDS = 10
+LETTER_SPREAD = 0.02
+"""Spread (cells) of a letter's centre about its face's centre: loose tiles."""
+LEAN_SPREAD = np.array([0.15, 0.15, 0.03])
+"""How far the true lean may lie from the calibrated one (a principal point off-centre)."""
+SURE_COST = 2.0
+"""Cost gap between the best and second-best height that counts as a sure height."""
+
+
+# --- the camera -------------------------------------------------------------------------------
+TYPICAL_FOCAL = 0.8
+"""Focal length as a share of the frame width when the view is too flat to solve for it."""
+MIN_TILT_DEG = 8.0
+"""Below this tilt the Zhang constraints are too weak to trust the solved focal length."""
+FOCAL_RANGE = (0.3, 5.0)
+"""Plausible focal lengths, as shares of the frame width."""
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera P = K [R | t] for board points (x, y, z) in cells, z into the table.
+
+    x runs along the columns and y down the rows from the playing area's top-left corner (the
+    convention of ``vision.synth.Scene.projection``); a point ``h`` cells above has z = -h.
+    """
+
+    projection: np.ndarray
+    image_size: tuple[int, int]
+
+    @classmethod
+    def from_homography(
+        cls,
+        homography: np.ndarray,
+        image_size: tuple[int, int],
+        *,
+        focal: float | None = None,
+        principal: tuple[float, float] | None = None,
+    ) -> Camera:
+        """Board cells -> frame pixels homography -> camera (focal solved unless given)."""
+        width, height = image_size
+        cx, cy = principal if principal is not None else (width / 2.0, height / 2.0)
+        h = np.asarray(homography, np.float64).reshape(3, 3)
+        if focal is None:
+            focal = solve_focal(h, (cx, cy), width)
+        k = np.array([[focal, 0.0, cx], [0.0, focal, cy], [0.0, 0.0, 1.0]])
+        m = np.linalg.solve(k, h)
+        scale = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+        if m[2, 2] < 0:  # the board lies in front of the camera
+            scale = -scale
+        r1, r2 = m[:, 0] * scale, m[:, 1] * scale
+        vertical = np.cross(r1, r2)
+        # the board plane stays exactly the measured homography; only the vertical is modelled
+        board = h * scale
+        projection = np.column_stack([board[:, 0], board[:, 1], k @ vertical, board[:, 2]])
+        return cls(projection / projection[2, 3], (int(width), int(height)))
+
+    def plane(self, height_cells: float) -> np.ndarray:
+        """Board cells (x, y) on the plane ``height_cells`` above the board -> frame pixels."""
+        p = self.projection
+        h = np.column_stack([p[:, 0], p[:, 1], p[:, 3] - height_cells * p[:, 2]])
+        return h / h[2, 2]
+
+    def tilt_deg(self) -> float:
+        """Angle between the optical axis and the board's normal."""
+        # K's last row is (0, 0, 1), so P's last row is R's last row up to scale
+        row = self.projection[2, :3] / np.linalg.norm(self.projection[2, :3])
+        return float(np.degrees(np.arccos(min(1.0, abs(row[2])))))
+
+    def to_json(self) -> JSON:
+        return {"projection": np.round(self.projection, 9).tolist(), "size": list(self.image_size)}
+
+    @classmethod
+    def from_json(cls, obj: JSON) -> Camera:
+        """ValueError/KeyError/TypeError when malformed (the reader turns it into ProfileError)."""
+        projection = np.array(obj["projection"], np.float64)
+        size = tuple(int(v) for v in obj["size"])
+        if projection.shape != (3, 4) or not np.isfinite(projection).all() or len(size) != 2:
+            raise ValueError("camera")
+        return cls(projection, (size[0], size[1]))
+
+
+def solve_focal(h: np.ndarray, principal: tuple[float, float], width: int) -> float:
+    """The focal length (px) from the two Zhang constraints, or the typical one if unsolvable."""
+    fallback = TYPICAL_FOCAL * width
+    shift = np.array([[1.0, 0.0, -principal[0]], [0.0, 1.0, -principal[1]], [0.0, 0.0, 1.0]])
+    g = shift @ h
+    g1, g2 = g[:, 0], g[:, 1]
+    # (a/f^2) + b = 0 for each constraint, with a, b from the homography's first two columns
+    a = np.array([g1[0] * g2[0] + g1[1] * g2[1], g1[0] ** 2 + g1[1] ** 2 - g2[0] ** 2 - g2[1] ** 2])
+    b = np.array([g1[2] * g2[2], g1[2] ** 2 - g2[2] ** 2])
+    denom = float(a @ a)
+    inv_f2 = -float(a @ b) / denom if denom > 0 else 0.0
+    if inv_f2 <= 0:
+        return fallback
+    focal = float(1.0 / np.sqrt(inv_f2))
+    if not FOCAL_RANGE[0] * width <= focal <= FOCAL_RANGE[1] * width:
+        return fallback
+    # the board's normal in camera coordinates, with this focal length
+    m = np.linalg.solve(np.array([[focal, 0, 0], [0, focal, 0], [0, 0, 1.0]]), g)
+    normal = np.cross(m[:, 0], m[:, 1])
+    tilt = np.degrees(np.arccos(min(1.0, abs(normal[2]) / np.linalg.norm(normal))))
+    return focal if tilt >= MIN_TILT_DEG else fallback
+
+
+# --- sample points ------------------------------------------------------------------------------
+def _cell_origins() -> np.ndarray:
+    """(N, 2) top-left corner (x, y) of every square in cells, row-major."""
+    rows, cols = np.divmod(np.arange(N), SIZE)
+    return np.stack([cols, rows], axis=1).astype(np.float64)
+
+
+def _edge_offsets() -> np.ndarray:
+    """(4 sides, 2 [inside, outside], len(EDGE_ACROSS) * len(EDGE_ALONG), 2) offsets in a cell."""
+    lo, hi = FACE_INSET, 1.0 - FACE_INSET
+    out = np.empty((4, 2, len(EDGE_ACROSS), len(EDGE_ALONG), 2))
+    along = lo + EDGE_ALONG * (hi - lo)
+    for k, d in enumerate(EDGE_ACROSS):
+        for side_in, sign in enumerate((1.0, -1.0)):
+            dd = sign * d
+            out[0, side_in, k] = np.stack([along, np.full_like(along, lo + dd)], axis=1)  # top
+            out[1, side_in, k] = np.stack([np.full_like(along, hi - dd), along], axis=1)  # right
+            out[2, side_in, k] = np.stack([along, np.full_like(along, hi - dd)], axis=1)  # bottom
+            out[3, side_in, k] = np.stack([np.full_like(along, lo + dd), along], axis=1)  # left
+    return out.reshape(4, 2, -1, 2)
+
+
+def _letter_offsets() -> np.ndarray:
+    """(LETTER_PX**2, 2) pixel centres of the upright face crop, in cell offsets."""
+    lo, hi = FACE_INSET + LETTER_MARGIN, 1.0 - FACE_INSET - LETTER_MARGIN
+    t = lo + (np.arange(LETTER_PX) + 0.5) / LETTER_PX * (hi - lo)
+    xs, ys = np.meshgrid(t, t)
+    return np.stack([xs, ys], axis=-1).reshape(-1, 2)
+
+
+def _colour_offsets() -> np.ndarray:
+    xs, ys = np.meshgrid(COLOUR_GRID, COLOUR_GRID)
+    return np.stack([xs, ys], axis=-1).reshape(-1, 2)
+
+
+def _rim_points() -> np.ndarray:
+    """Board-plane points on the tray rim all round the playing area, in cells."""
+    t = np.arange(SIZE) + 0.5
+    a, b = -RIM_OFFSET, SIZE + RIM_OFFSET
+    return np.concatenate(
+        [
+            np.stack([t, np.full_like(t, a)], 1),
+            np.stack([t, np.full_like(t, b)], 1),
+            np.stack([np.full_like(t, a), t], 1),
+            np.stack([np.full_like(t, b), t], 1),
+        ]
+    )
+
+
+def _project(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Apply a homography to (..., 2) points."""
+    flat = points.reshape(-1, 2)
+    q = flat @ h[:, :2].T + h[:, 2]
+    return (q[:, :2] / q[:, 2:3]).reshape(points.shape)
+
+
+def _as_map(points: np.ndarray) -> np.ndarray:
+    """(..., 2) float coordinates -> a (rows, 64, 2) float32 map for ``cv2.remap``."""
+    flat = points.reshape(-1, 2).astype(np.float32)
+    pad = (-len(flat)) % 64
+    if pad:
+        flat = np.concatenate([flat, np.full((pad, 2), -10.0, np.float32)])
+    return flat.reshape(-1, 64, 2)
+
+
+def _sample(image: np.ndarray, coords: np.ndarray, count: int) -> np.ndarray:
+    """Bilinear samples of ``image`` at a ``_as_map`` map: (count, channels) float32."""
+    out = cv2.remap(image, coords, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(-1, image.shape[2] if image.ndim == 3 else 1)[:count].astype(np.float32)
+
+
+def _homology(lean: np.ndarray, level: int) -> np.ndarray:
+    """Board cells on the top-face plane of a ``level``-high stack -> where they appear on the
+    board plane.  ``lean`` is the vertical direction's vanishing point in board coordinates
+    (v = H^-1 p3 for P = [p1 p2 p3 p4], H = [p1 p2 p4]): a point z cells up at (x, y) appears at
+    (x - z v1, y - z v2) / (1 - z v3)."""
+    z = level * TILE_THICKNESS
+    return np.array(
+        [[1.0, 0.0, -z * lean[0]], [0.0, 1.0, -z * lean[1]], [0.0, 0.0, 1 - z * lean[2]]]
+    )
+
+
+@dataclass
+class _Layout:
+    """Where every height's faces lie in one view, for one lean."""
+
+    lean: np.ndarray
+    planes: list[np.ndarray]
+    """Per level 0..MAX_HEIGHT: board cells on that level's face plane -> view pixels."""
+    edge_map: np.ndarray
+
+    @classmethod
+    def build(cls, view: np.ndarray, lean: np.ndarray) -> _Layout:
+        planes = [view @ _homology(lean, lv) for lv in range(LEVELS)]
+        origins = _cell_origins()[:, None, None, None] + _edge_offsets()[None]
+        edge_pts = np.stack([_project(planes[lv], origins) for lv in range(1, LEVELS)])
+        return cls(np.asarray(lean, np.float64), planes, _as_map(edge_pts))
+
+    def edge_scores(self, image: np.ndarray) -> np.ndarray:
+        """(N, MAX_HEIGHT) how sharply the image steps across each height's face outline."""
+        per_side = 2 * len(EDGE_ACROSS) * len(EDGE_ALONG)
+        count = MAX_HEIGHT * N * 4 * per_side
+        s = _sample(image, self.edge_map, count)
+        s = s.reshape(MAX_HEIGHT, N, 4, 2, len(EDGE_ACROSS), len(EDGE_ALONG), -1)
+        step = s[:, :, :, 0] - s[:, :, :, 1]  # inside minus outside, per point and channel
+        # one number per side: the mean step, so texture that flips sign averages away
+        side = np.abs(step.mean(axis=(3, 4))).sum(axis=-1)
+        return side.sum(axis=2).T
+
+    def faces(self, gray: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
+        """(len(squares), LETTER_PX, LETTER_PX) uint8 upright top-face crops at ``levels``."""
+        if len(squares) == 0:
+            return np.zeros((0, LETTER_PX, LETTER_PX), np.uint8)
+        cells = _cell_origins()[squares][:, None] + _letter_offsets()[None]
+        pts = np.empty(cells.shape, np.float32)
+        for level in np.unique(levels):
+            pick = levels == level
+            pts[pick] = _project(self.planes[level], cells[pick])
+        out = cv2.remap(
+            gray,
+            pts.reshape(-1, LETTER_PX, 2),
+            None,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        return out.reshape(len(squares), LETTER_PX, LETTER_PX)
+
+    def ink_on_board(
+        self, boxes: np.ndarray, levels: np.ndarray, squares: np.ndarray
+    ) -> np.ndarray:
+        """Letter box centres (x0, y0, x1, y1 in crop pixels) -> where they appear on the board
+        plane, in cells: a measurement that does not depend on the lean it was cropped with."""
+        lo, hi = FACE_INSET + LETTER_MARGIN, 1.0 - FACE_INSET - LETTER_MARGIN
+        mid = np.stack([boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]], axis=1) / 2
+        cells = _cell_origins()[squares] + lo + mid / LETTER_PX * (hi - lo)
+        out = np.empty_like(cells)
+        for level in np.unique(levels):
+            pick = levels == level
+            out[pick] = _project(_homology(self.lean, level), cells[pick])
+        return out
+
+
+def _face_centres(lean: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """(MAX_HEIGHT, n, 2) where each height puts each square's face centre on the board plane."""
+    centres = _cell_origins()[squares] + 0.5
+    return np.stack([_project(_homology(lean, lv), centres) for lv in range(1, LEVELS)])
+
+
+def _refine_lean(prior: np.ndarray, seen: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """The lean that best explains where the letters lie, their heights unknown (soft EM).
+
+    Each round weighs every height for every letter by how near its face centre lies, then
+    solves the weighted least squares for the lean (linear in it), pulled towards the
+    calibrated lean so that a few tiles cannot drag it far.  Hard assignments would bias the
+    lean towards whatever the first guess favoured.
+    """
+    centres = _cell_origins()[squares] + 0.5
+    bx, by = seen[:, 0], seen[:, 1]
+    zero = np.zeros(len(squares))
+    lean = prior.copy()
+    for _ in range(REFINE_ROUNDS):
+        miss = np.linalg.norm(_face_centres(lean, squares) - seen[None], axis=2)
+        weight = np.exp(-0.5 * (miss / LETTER_SPREAD) ** 2)
+        weight /= np.maximum(weight.sum(axis=0, keepdims=True), 1e-12)
+        rows, rhs = [], []
+        for level in range(1, LEVELS):
+            z = np.full(len(squares), level * TILE_THICKNESS)
+            w = np.sqrt(weight[level - 1])
+            rows += [np.stack([-z, zero, z * bx], 1) * w[:, None]]
+            rows += [np.stack([zero, -z, z * by], 1) * w[:, None]]
+            rhs += [(bx - centres[:, 0]) * w, (by - centres[:, 1]) * w]
+        a = np.concatenate([*rows, np.diag(LETTER_SPREAD / LEAN_SPREAD)])
+        b = np.concatenate([*rhs, prior * LETTER_SPREAD / LEAN_SPREAD])
+        lean = np.linalg.lstsq(a, b, rcond=None)[0]
+    return lean
+
+
+@dataclass
+class _View:
+    """One view of the board (camera frame or rectified image) and its fixed sample maps."""
+
+    size: tuple[int, int]
+    cells: np.ndarray
+    """Board cells on the board plane -> this view's pixels."""
+    colour_map: np.ndarray
+    rim_map: np.ndarray
+    base: _Layout
+
+    @classmethod
+    def build(cls, cells: np.ndarray, lean: np.ndarray, size: tuple[int, int]) -> _View:
+        origins = _cell_origins()
+        colour_pts = np.stack(
+            [
+                _project(cells @ _homology(lean, lv), origins[:, None] + _colour_offsets()[None])
+                for lv in COLOUR_LEVELS
+            ]
+        )
+        return cls(
+            size=size,
+            cells=cells,
+            colour_map=_as_map(colour_pts),
+            rim_map=_as_map(_project(cells, _rim_points())),
+            base=_Layout.build(cells, lean),
+        )
+
+    def colours(self, image: np.ndarray) -> np.ndarray:
+        """(len(COLOUR_LEVELS), N, 3) median colour of each square's middle on those planes:
+        seen obliquely, a tall stack's side can match the board, but not its face too."""
+        n = len(COLOUR_GRID) ** 2
+        samples = _sample(image, self.colour_map, len(COLOUR_LEVELS) * N * n)
+        return np.median(samples.reshape(len(COLOUR_LEVELS), N, n, -1), axis=2)
+
+    def rim(self, image: np.ndarray) -> np.ndarray:
+        return _sample(image, self.rim_map, len(_rim_points()))
+
+
+def _choose_levels(
+    edge: np.ndarray, centres: np.ndarray, predicted: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each stack's height from its letter's position and its face outline, how sure, and how
+    far (cells) the letter lies from the nearest height's face centre.
+
+    ``edge``: (n, MAX_HEIGHT) outline scores; ``centres``: (n, 2) letter centres seen and
+    ``predicted``: (MAX_HEIGHT, n, 2) where each height puts the face centre, on the board plane.
+    """
+    miss = np.linalg.norm(predicted - centres[None], axis=2).T
+    edge_share = edge / np.maximum(edge.max(axis=1, keepdims=True), 1e-6)
+    cost = (miss / LETTER_SPREAD) ** 2 / 2 + EDGE_WEIGHT * (1.0 - edge_share)
+    order = np.sort(cost, axis=1)
+    sure = np.clip((order[:, 1] - order[:, 0]) / SURE_COST, 0.0, 1.0)
+    return np.argmin(cost, axis=1) + 1, sure, miss.min(axis=1)
+
+
+def _rect_scale(geometry: BoardGeometry) -> np.ndarray:
+    """Board cells -> rectified pixels."""
+    c, o = float(geometry.cell_px), float(geometry.origin)
+    return np.array([[c, 0.0, o], [0.0, c, o], [0.0, 0.0, 1.0]])
+
+
+def _check_geometry(geometry: BoardGeometry) -> None:
+    if geometry.cols != SIZE or geometry.rows != SIZE:
+        raise ProfileError(
+            f"the upwords reader needs a {SIZE}x{SIZE} board geometry, got "
+            f"{geometry.cols}x{geometry.rows}; calibrate again with --game upwords"
+        )
+
+
+def _check_image(image: Any, size: tuple[int, int], what: str) -> None:
+    width, height = size
+    if not isinstance(image, np.ndarray) or image.shape != (height, width, 3):
+        raise VisionError(
+            f"expected a {width}x{height} colour {what}, got shape {getattr(image, 'shape', None)};"
+            " give the image the calibration profile was made for"
+        )
+
+
+@dataclass(frozen=True)
+class SquareRead:
+    """What one square shows, before it becomes part of a ``Board``."""
+
+    height: int
+    letter: str
+    confidence: float
+
+
+class TileReader(Reader):
+    """Reads the 100 squares; one instance per calibrated camera view."""
+
+    def __init__(
+        self,
+        geometry: BoardGeometry,
+        camera: Camera,
+        board_colour: np.ndarray,
+        rim_colour: np.ndarray,
+        textured: np.ndarray,
+        letters: LetterClassifier | None = None,
+    ) -> None:
+        _check_geometry(geometry)
+        self.geometry = geometry
+        self.camera = camera
+        self.board_colour = np.asarray(board_colour, np.float32).reshape(len(COLOUR_LEVELS), N, 3)
+        self.rim_colour = np.asarray(rim_colour, np.float32).reshape(-1, 3)
+        self.textured = np.asarray(textured, bool).reshape(N)
+        self.letters = letters if letters is not None else LetterClassifier()
+        p = camera.projection
+        board = p[:, [0, 1, 3]]
+        self.lean = np.linalg.solve(board, p[:, 2])
+        self._frame = _View.build(board / board[2, 2], self.lean, camera.image_size)
+        self._rect = _View.build(_rect_scale(geometry), self.lean, geometry.size)
+
+    # --- calibration ----------------------------------------------------------------------
+    @classmethod
+    def learn(
+        cls,
+        board: np.ndarray,
+        geometry: BoardGeometry,
+        *,
+        homography: np.ndarray | None = None,
+        image_size: tuple[int, int] | None = None,
+        focal: float | None = None,
+        principal: tuple[float, float] | None = None,
+    ) -> TileReader:
+        """Learn from a rectified image of the empty board.
+
+        ``homography`` (rectified pixels -> frame pixels, ``Rectifier.homography``) and the
+        frame's ``image_size`` give the camera that heights need; without them the reader
+        assumes an overhead camera with a typical lens, and heights rest on faint scale cues.
+        """
+        _check_geometry(geometry)
+        _check_image(board, geometry.size, "rectified board image")
+        scale = _rect_scale(geometry)
+        if homography is None or image_size is None:
+            camera = Camera.from_homography(scale, geometry.size, focal=focal)
+        else:
+            cells_to_frame = np.asarray(homography, np.float64) @ scale
+            camera = Camera.from_homography(
+                cells_to_frame, image_size, focal=focal, principal=principal
+            )
+        blank = np.zeros((len(COLOUR_LEVELS), N, 3))
+        probe = cls(geometry, camera, blank, np.zeros((4 * SIZE, 3)), np.zeros(N))
+        colours = probe._rect.colours(board)
+        rim = probe._rect.rim(board)
+        gray = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
+        faces = probe._rect.base.faces(gray, np.ones(N, np.intp), np.arange(N))
+        textured = np.array([find_ink(face) is not None for face in faces])
+        marked = int(textured.sum())
+        # the centre squares' texture shows as ink under some light even when it did not here
+        textured[[r * SIZE + c for r, c in CENTRE]] = True
+        reader = cls(geometry, camera, colours, rim, textured, probe.letters)
+        if marked > len(CENTRE) + N // 20:
+            raise VisionError(
+                f"the start image shows letters or marks on {marked} squares: clear the board of "
+                "tiles and calibrate again"
+            )
+        log.info("upwords reader learned: camera tilt %.1f deg", camera.tilt_deg())
+        return reader
+
+    @classmethod
+    def from_json(cls, params: JSON, geometry: BoardGeometry) -> TileReader:
+        """Rebuild from ``to_json``; ``ProfileError`` when anything is missing or malformed."""
+        try:
+            if params.get("version") != VERSION:
+                raise ValueError(f"version {params.get('version')!r}")
+            camera = Camera.from_json(params["camera"])
+            board = np.array(params["board"], np.float32)
+            rim = np.array(params["rim"], np.float32)
+            if board.shape != (len(COLOUR_LEVELS), N, 3) or rim.shape != (4 * SIZE, 3):
+                raise ValueError("colour tables")
+            if not (np.isfinite(board).all() and np.isfinite(rim).all()):
+                raise ValueError("colours")
+            textured = np.array(params["textured"], bool)
+            if textured.shape != (N,):
+                raise ValueError("textured squares")
+            examples = LetterClassifier.examples_from_json(params.get("examples", {}))
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise ProfileError(
+                f"the upwords reader settings in the profile are damaged ({err}): calibrate again"
+            ) from None
+        return cls(geometry, camera, board, rim, textured, LetterClassifier(examples))
+
+    def to_json(self) -> JSON:
+        return {
+            "version": VERSION,
+            "camera": self.camera.to_json(),
+            "board": np.round(self.board_colour, 1).tolist(),
+            "rim": np.round(self.rim_colour, 1).tolist(),
+            "textured": self.textured.tolist(),
+            "examples": self.letters.examples_json(),
+        }
+
+    # --- reading --------------------------------------------------------------------------
+    def read(self, board: np.ndarray) -> Reading:
+        """Read a rectified board image (``Rectifier`` output of this profile's corners)."""
+        _check_image(board, self.geometry.size, "rectified board image")
+        return self._reading(*self._read(board, self._rect)[:2])
+
+    def read_frame(self, frame: np.ndarray, board: np.ndarray | None = None) -> Reading:
+        """Read the camera frame itself: sharper letters, and raised faces where they really are
+        (the rectified ``board`` is not needed)."""
+        _check_image(frame, self.camera.image_size, "camera frame")
+        return self._reading(*self._read(frame, self._frame)[:2])
+
+    def learn_example(self, frame: np.ndarray, board: np.ndarray, cell: str, value: str) -> bool:
+        """Teach the font from a square corrected on the page (``value`` like ``"2E"``): the
+        letter's face is cut from the camera frame.  False when nothing was learned."""
+        height, letter = parse_square(value)
+        if not height:
+            return False  # an emptied square teaches no letter
+        return self.learn_letter(frame, cell, letter)
+
+    def learn_letter(self, image: np.ndarray, cell: str | None, letter: str) -> bool:
+        """Teach the font from one square: ``image`` is the rectified board or the frame
+        (``cell`` names the square, e.g. ``"r3c4"``) or one face crop (``cell`` None).
+        False when no letter could be found there."""
+        if letter not in LETTERS:
+            raise VisionError(f"{letter!r} is not an upwords tile: use A-Z, with QU for Q")
+        if cell is None:
+            return self.letters.learn(image, letter)
+        row, col = parse_cell(cell)
+        index = row * SIZE + col
+        view = self._frame if image.shape[:2] == self.camera.image_size[::-1] else self._rect
+        _check_image(image, view.size, "board image")
+        reads, _, layout = self._read(image, view)
+        level = reads[index].height
+        if level == 0:
+            return False
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        face = layout.faces(gray, np.array([level]), np.array([index]))[0]
+        return self.letters.learn(face, letter)
+
+    def _read(self, image: np.ndarray, view: _View) -> tuple[list[SquareRead], int, _Layout]:
+        """Every square's read, how many squares show something that is not a tile, and where
+        the faces were found to lie."""
+        light = np.median(np.log1p(view.rim(image)) - np.log1p(self.rim_colour), axis=0)
+        change = np.log1p(view.colours(image)) - np.log1p(self.board_colour) - light
+        distance = np.abs(change).max(axis=(0, 2))
+        # a tile may be close to the board's colour (white on light grey): any change at all
+        # makes a square a candidate, and its letter decides
+        candidates = np.flatnonzero(distance > CANDIDATE_COLOUR)
+        reads = [
+            SquareRead(0, "", float(np.clip(1 - distance[i] / SURE_TILE_COLOUR, 0, 1)))
+            for i in range(N)
+        ]
+        if candidates.size == 0:
+            return reads, 0, view.base
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        layout = view.base
+        inks: list[Any] = [None] * len(candidates)
+        seen = np.zeros((len(candidates), 2))
+        crops = np.zeros(len(candidates), np.intp)
+        for attempt in range(2):
+            scores = layout.edge_scores(image)[candidates]
+            ranked = np.argsort(-scores, axis=1) + 1
+            # crop each face where its outline fits best; a letter cut by the crop's border means
+            # that guess was off, so try the next best heights for squares that look like tiles
+            todo = np.array([k for k in range(len(candidates)) if inks[k] is None], np.intp)
+            for rank in range(MAX_HEIGHT):
+                if todo.size == 0:
+                    break
+                levels = ranked[todo, rank]
+                faces = layout.faces(gray, levels, candidates[todo])
+                hits: list[int] = []
+                for k, level, face in zip(todo, levels, faces, strict=True):
+                    ink = find_ink(face)
+                    if ink is not None:
+                        inks[k], crops[k] = ink, level
+                        hits.append(k)
+                if hits:
+                    boxes = np.array([inks[k][1] for k in hits], np.float64)
+                    seen[hits] = layout.ink_on_board(boxes, crops[hits], candidates[hits])
+                todo = np.array(
+                    [k for k in todo if inks[k] is None and distance[candidates[k]] > TILE_COLOUR],
+                    np.intp,
+                )
+            got = np.array([k for k in range(len(candidates)) if inks[k] is not None], np.intp)
+            if attempt or got.size < MIN_REFINE_TILES:
+                break
+            # the calibrated lean rests on an assumed lens; the letters show the real one
+            lean = _refine_lean(self.lean, seen[got], candidates[got])
+            layout = _Layout.build(view.cells, lean)
+        # the centre squares' moulded texture can look like ink: there only colour counts
+        for k, i in enumerate(candidates):
+            if self.textured[i] and distance[i] <= TILE_COLOUR:
+                inks[k] = None
+        found = np.array([k for k, ink in enumerate(inks) if ink is not None], np.intp)
+        odd = 0
+        for k in np.setdiff1d(np.arange(len(candidates)), found):
+            i = candidates[k]
+            if distance[i] > SURE_TILE_COLOUR:
+                odd += 1
+                reads[i] = SquareRead(0, "", 0.0)
+        if found.size == 0:
+            return reads, odd, layout
+        squares = candidates[found]
+        crops = crops[found]
+        found_inks = [inks[k] for k in found]
+        centres = seen[found]
+        predicted = _face_centres(layout.lean, squares)
+        for _ in range(RECROPS + 1):
+            levels, height_conf, miss = _choose_levels(scores[found], centres, predicted)
+            # a crop at the wrong height can cut the letter (a T's bar): look again where the
+            # letter's position says the face is
+            moved = np.flatnonzero(levels != crops)
+            if moved.size == 0:
+                break
+            faces = layout.faces(gray, levels[moved], squares[moved])
+            hits = []
+            for k, face in zip(moved, faces, strict=True):
+                ink = find_ink(face)
+                if ink is not None:
+                    found_inks[k], crops[k] = ink, levels[k]
+                    hits.append(k)
+            if hits:
+                boxes = np.array([found_inks[k][1] for k in hits], np.float64)
+                centres[hits] = layout.ink_on_board(boxes, crops[hits], squares[hits])
+        guesses = self.letters.classify(np.stack([fit_glyph(ink[0]) for ink in found_inks]))
+        for i, level, sure, off, guess in zip(
+            squares, levels, height_conf, miss, guesses, strict=True
+        ):
+            if off > MAX_MISS:  # a neighbour's letter leaning over this square
+                continue
+            reads[i] = SquareRead(int(level), guess.letter, float(min(guess.confidence, sure)))
+        return reads, odd, layout
+
+    def _reading(self, reads: list[SquareRead], odd: int) -> Reading:
+        squares = tuple((sq.height, sq.letter) if sq.height else EMPTY for sq in reads)
+        confidence = np.array([sq.confidence for sq in reads], np.float64)
+        note = f"{odd} square(s) hidden" if odd else ""
+        return Reading(state=Board(squares), confidence=confidence, covered=odd > 0, note=note)

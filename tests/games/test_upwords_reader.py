@@ -1,0 +1,219 @@
+"""Upwords reader on rendered camera frames: empties, letters, heights, profile, teaching."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import ProfileError, VisionError
+from companion.games.upwords import UpwordsGame
+from companion.games.upwords.model import LETTERS, SIZE, TILE_THICKNESS, Board
+from companion.games.upwords.reader import Camera, TileReader, solve_focal
+from companion.vision import synth
+from companion.vision.rectify import Rectifier
+
+GAME = UpwordsGame()
+FRAME = (1280, 960)
+POSE = synth.Pose(tilt_deg=18.0, tilt_axis_deg=40.0, yaw_deg=30.0, fill=0.65)
+
+
+def principal_point(projection: np.ndarray) -> tuple[float, float]:
+    """The principal point of P = K [R | t]: from K K^T = P3 P3^T (up to scale)."""
+    m = projection[:, :3] @ projection[:, :3].T
+    return float(m[0, 2] / m[2, 2]), float(m[1, 2] / m[2, 2])
+
+
+def random_board(rng: np.random.Generator, fill: float = 0.5) -> Board:
+    heights = np.where(rng.random(SIZE * SIZE) < fill, rng.integers(1, 6, SIZE * SIZE), 0)
+    letters = rng.integers(len(LETTERS), size=SIZE * SIZE)
+    return Board(
+        tuple((int(h), LETTERS[k]) if h else (0, "") for h, k in zip(heights, letters, strict=True))
+    )
+
+
+@dataclass
+class View:
+    reader: TileReader
+    rectifier: Rectifier
+    look: str
+    seed: int
+
+    def frame(self, board: Board, rng: np.random.Generator, **kw: object) -> np.ndarray:
+        scene = synth.render_scene(
+            GAME, board, self.look, rng, pose=POSE, board_seed=self.seed, **kw
+        )
+        return scene.image
+
+
+def calibrate(look: str, seed: int) -> View:
+    rng = np.random.default_rng(seed)
+    scene = synth.render_scene(GAME, Board.empty(), look, rng, pose=POSE, board_seed=seed)
+    rectifier = Rectifier(scene.corners, GAME.geometry)
+    reader = TileReader.learn(
+        rectifier(scene.image),
+        GAME.geometry,
+        homography=rectifier.homography,
+        image_size=FRAME,
+        principal=principal_point(scene.projection),
+    )
+    return View(reader, rectifier, look, seed)
+
+
+@pytest.fixture(scope="module")
+def view() -> View:
+    return calibrate("classic", 11)
+
+
+@pytest.fixture(scope="module")
+def boards(view: View) -> list[tuple[Board, np.ndarray]]:
+    rng = np.random.default_rng(12)
+    out = []
+    for _ in range(2):
+        board = random_board(rng)
+        out.append((board, view.frame(board, rng)))
+    return out
+
+
+def errors(truth: Board, seen: Board) -> tuple[int, int, int]:
+    """(empty/tile wrong, letter wrong, height wrong) over the squares."""
+    occupancy = letter = height = 0
+    for (h, a), (g, b) in zip(truth.squares, seen.squares, strict=True):
+        if (h > 0) != (g > 0):
+            occupancy += 1
+        elif h:
+            letter += a != b
+            height += h != g
+    return occupancy, letter, height
+
+
+def test_camera_from_homography_solves_the_focal_length() -> None:
+    focal, centre = 900.0, (640.0, 480.0)
+    k = np.array([[focal, 0, centre[0]], [0, focal, centre[1]], [0, 0, 1]])
+    rot, _ = cv2.Rodrigues(np.array([0.25, -0.2, 0.4]))
+    t = np.array([0.0, 0.0, 18.0]) - rot[:, :2] @ np.array([5.0, 5.0])
+    truth = k @ np.column_stack([rot, t])
+    homography = truth[:, [0, 1, 3]]
+    camera = Camera.from_homography(homography, FRAME)
+    corners = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float64)
+    raised = 5 * TILE_THICKNESS
+    want = cv2.perspectiveTransform(
+        corners[:, None],
+        np.column_stack([truth[:, 0], truth[:, 1], truth[:, 3] - raised * truth[:, 2]]),
+    )
+    got = cv2.perspectiveTransform(corners[:, None], camera.plane(raised))
+    assert np.abs(got - want).max() < 0.05
+    assert camera.tilt_deg() == pytest.approx(np.degrees(np.arccos(rot[2, 2])), abs=0.01)
+
+
+def test_overhead_view_falls_back_to_a_typical_lens() -> None:
+    homography = np.array([[50.0, 0, 390], [0, 50.0, 230], [0, 0, 1]])
+    assert solve_focal(homography, (640.0, 480.0), FRAME[0]) == pytest.approx(0.8 * FRAME[0])
+
+
+def test_reads_empties_and_letters_from_the_frame(view: View, boards: list) -> None:
+    for truth, frame in boards:
+        reading = view.reader.read_frame(frame)
+        occupancy, letter, _ = errors(truth, reading.state)
+        assert occupancy + letter <= 1
+        assert not reading.covered
+        assert reading.confidence.shape == (SIZE * SIZE,)
+
+
+def test_heights_from_where_the_top_faces_appear(view: View, boards: list) -> None:
+    right = sure = sure_right = tiles = 0
+    for truth, frame in boards:
+        reading = view.reader.read_frame(frame)
+        for i, ((h, _), (g, _)) in enumerate(
+            zip(truth.squares, reading.state.squares, strict=True)
+        ):
+            if h and g:
+                tiles += 1
+                right += h == g
+                if reading.confidence[i] >= 0.5:
+                    sure += 1
+                    sure_right += h == g
+    assert right / tiles >= 0.7
+    assert sure >= tiles // 4 and sure_right / sure >= 0.95
+
+
+def test_reads_the_rectified_board_too(view: View, boards: list) -> None:
+    truth, frame = boards[0]
+    reading = view.reader.read(view.rectifier(frame))
+    occupancy, letter, _ = errors(truth, reading.state)
+    assert occupancy + letter <= 2
+
+
+def test_unseen_look_light_letters_on_dark_tiles() -> None:
+    seen = calibrate("slate", 21)
+    rng = np.random.default_rng(22)
+    truth = random_board(rng)
+    occupancy, letter, _ = errors(truth, seen.reader.read_frame(seen.frame(truth, rng)).state)
+    assert occupancy + letter <= 2
+
+
+def test_profile_round_trip_keeps_the_reading(view: View, boards: list) -> None:
+    _, frame = boards[0]
+    params = json.loads(json.dumps(view.reader.to_json()))
+    again = TileReader.from_json(params, GAME.geometry)
+    assert again.read_frame(frame).state == view.reader.read_frame(frame).state
+    assert len(json.dumps(params)) < 60_000
+
+
+@pytest.mark.parametrize("damage", ["camera", "board", "version", "examples"])
+def test_damaged_profile_is_refused(view: View, damage: str) -> None:
+    params = json.loads(json.dumps(view.reader.to_json()))
+    params[damage] = {"camera": {"projection": [[1, 2]]}, "board": [1, 2], "version": 99,
+                      "examples": {"A": ["!!"]}}[damage]  # fmt: skip
+    with pytest.raises(ProfileError):
+        TileReader.from_json(params, GAME.geometry)
+
+
+def test_start_image_with_tiles_is_refused(view: View, boards: list) -> None:
+    _, frame = boards[0]
+    with pytest.raises(VisionError):
+        TileReader.learn(view.rectifier(frame), GAME.geometry)
+
+
+def test_wrong_image_size_is_refused(view: View) -> None:
+    with pytest.raises(VisionError):
+        view.reader.read(np.zeros((100, 100, 3), np.uint8))
+    with pytest.raises(VisionError):
+        view.reader.read_frame(np.zeros((100, 100, 3), np.uint8))
+
+
+def test_corrections_teach_the_reader_and_stay_in_the_profile(view: View, boards: list) -> None:
+    truth, frame = boards[0]
+    reader = TileReader.from_json(view.reader.to_json(), GAME.geometry)
+    tile = next(i for i, (h, _) in enumerate(truth.squares) if h)
+    empty = next(i for i, (h, _) in enumerate(truth.squares) if not h)
+    name = lambda i: f"r{i // SIZE}c{i % SIZE}"  # noqa: E731
+    assert reader.learn_letter(frame, name(tile), truth.squares[tile][1])
+    assert reader.learn_letter(view.rectifier(frame), name(tile), truth.squares[tile][1])
+    assert not reader.learn_letter(frame, name(empty), "A")
+    stored = reader.to_json()["examples"]
+    assert len(stored[truth.squares[tile][1]]) == 2
+    with pytest.raises(VisionError):
+        reader.learn_letter(frame, name(tile), "Q")
+
+
+def test_an_arm_over_the_board_marks_the_reading_covered(view: View) -> None:
+    rng = np.random.default_rng(31)
+    frame = view.frame(random_board(rng, 0.3), rng, hand="over")
+    assert view.reader.read_frame(frame).covered
+
+
+def test_a_page_correction_teaches_through_the_reader_interface(view: View, boards: list) -> None:
+    """The service hands ``learn_example`` the frame, the board and the corrected value."""
+    truth, frame = boards[1]
+    reader = TileReader.from_json(view.reader.to_json(), GAME.geometry)
+    tile = next(i for i, (h, _) in enumerate(truth.squares) if h)
+    height, letter = truth.squares[tile]
+    cell = f"r{tile // SIZE}c{tile % SIZE}"
+    board = view.rectifier(frame)
+    assert reader.learn_example(frame, board, cell, f"{height}{letter}")
+    assert not reader.learn_example(frame, board, cell, "")
+    assert len(reader.to_json()["examples"][letter]) == 1
