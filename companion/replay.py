@@ -11,6 +11,7 @@ import json
 import logging
 import tempfile
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +190,7 @@ def _referee_frames(
                 log.warning("frame %s: %s", frame.name, err)
                 gate.feed(None, None)
                 continue
+            reading = replace(reading, state=session.reconcile(reading.state))
             settled = gate.feed(board, reading)
             if settled is not None:
                 session.observe(settled.state, frame=frame.index, confidence=settled.confidence)

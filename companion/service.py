@@ -12,6 +12,7 @@ import logging
 import socket
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +141,7 @@ class TableService:
                     self.gate.feed(None, None)
                     continue
                 self._show(board)
+                reading = replace(reading, state=self.session.reconcile(reading.state))
                 if self._frames % POSITION_CHECK_EVERY == 0:
                     drift = self.pipeline.check_position(board)
                     self._set_health(not drift.moved, drift.message if drift.moved else "")

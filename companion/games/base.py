@@ -165,6 +165,15 @@ class Match(ABC):
     def finished(self) -> bool:
         """True once the game is over (a winner, or nobody can move)."""
 
+    def reconcile(self, observed: State) -> State:
+        """The observed board with what the rules know better than the camera filled in.
+
+        Upwords knows every stack's height from history; a camera above the table sees heights
+        poorly, so an unchanged letter keeps its known height.  It runs on every reading,
+        before the stillness gate compares frames.  Most games trust the camera entirely.
+        """
+        return observed
+
     @abstractmethod
     def judge(self, board: State) -> Verdict:
         """Judge a settled board that differs from ``state``; a legal move advances the match."""

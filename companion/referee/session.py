@@ -325,6 +325,13 @@ class Session:
         self._bump()
         return verdict, True
 
+    def reconcile(self, state: State) -> State:
+        """A camera reading with what the match knows better filled in (see Match.reconcile)."""
+        with self._lock:
+            if self._replay is None:
+                return state
+            return self._replay.match.reconcile(state)
+
     def event(self, ev: JSON) -> Verdict | None:
         """A game event from the page or a .jsonl line (``{"event": "pass"}``...)."""
         with self._lock:

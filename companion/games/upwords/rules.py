@@ -352,7 +352,11 @@ class UpwordsMatch(Match):
     (and any passes or exchanges since, the turn returns to its player) until the next play.
     """
 
+    height_notes: list[str]
+    """What the camera's heights disagreed with at the last reading (shown on the page)."""
+
     def __init__(self, settings: JSON) -> None:
+        self.height_notes = []
         self.settings = match_settings(settings)
         self.names: list[str] = self.settings["names"]
         self.players: int = self.settings["players"]
@@ -418,6 +422,7 @@ class UpwordsMatch(Match):
             "tiles_left": self._tiles_left(table),
             "passes": table.passes,
             "winner": table.winner,
+            "summary": [f"{self._tiles_left(table)} tiles in the bag", *self.height_notes],
             "actions": [
                 {"event": "pass", "label": "Pass"},
                 {"event": "exchange", "label": "Exchange a tile"},
@@ -425,6 +430,38 @@ class UpwordsMatch(Match):
                 {"event": "end", "label": "End game", "fields": "racks"},
             ],
         }
+
+    def reconcile(self, observed: Board) -> Board:
+        """Heights from history where the camera cannot do better.
+
+        A square whose top letter is the one history knows keeps its known height; a square
+        with a new letter is one tile higher than before.  The camera's height is kept only
+        where it tells of a tile taken off (the letter below showing, one tile lower), which
+        history cannot know; disagreements are listed in ``height_notes`` for the page.
+        """
+        stacks = self._table.stacks
+        squares = list(observed.squares)
+        notes: list[str] = []
+        for i, (height, letter) in enumerate(observed.squares):
+            stack = stacks[i]
+            if not letter or (not stack and height == 1):
+                continue
+            if stack and letter == stack[-1]:
+                known = len(stack)
+            elif len(stack) >= 2 and letter == stack[-2] and height == len(stack) - 1:
+                continue  # the top tile was taken off: leave it for the rules to refuse
+            elif len(stack) < MAX_HEIGHT:
+                known = len(stack) + 1
+            else:
+                continue
+            if height != known:
+                notes.append(
+                    f"camera reads {cell_name(*divmod(i, SIZE))} as {height} high, "
+                    f"history says {known}"
+                )
+            squares[i] = (known, letter)
+        self.height_notes = notes[:3]
+        return Board(tuple(squares))
 
     def private_view(self, player: int) -> JSON:
         return {
