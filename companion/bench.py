@@ -56,7 +56,8 @@ def _read_renders(
     rng = np.random.default_rng(seed)
     unseen = game.looks()["unseen"]
     per_pose = max(1, boards // poses)
-    cells = errors = exact = unreadable = covered = 0
+    tallies: dict[str, list[int]] = {}
+    exact = unreadable = covered = 0
     gate = StillnessGate(settle_frames=1)
     for pose_index in range(poses):
         look = unseen[pose_index % len(unseen)]
@@ -83,11 +84,12 @@ def _read_renders(
                 continue
             timer.timed("locate (position check)", pipeline.check_position, board)
             timer.timed("gate", gate.feed, board, reading)
-            want, got = game.cells(truth), game.cells(reading.state)
-            wrong = sum(want[c] != got[c] for c in want)
-            cells += len(want)
-            errors += wrong
-            exact += wrong == 0
+            errors = game.reading_errors(truth, reading.state)
+            for name, (wrong, counted) in errors.items():
+                tally = tallies.setdefault(name, [0, 0])
+                tally[0] += wrong
+                tally[1] += counted
+            exact += errors["cells"][0] == 0
             covered += bool(reading.covered)
             rows.append(
                 {
@@ -95,17 +97,19 @@ def _read_renders(
                     "look": look,
                     "tilt": round(pose.tilt_deg, 1),
                     "yaw": round(pose.yaw_deg, 1),
-                    "wrong_cells": wrong,
+                    **{f"wrong_{k.replace(' ', '_')}": v[0] for k, v in errors.items()},
                     "covered": reading.covered,
                     **{f"ms_{k}": round(v, 3) for k, v in pipeline.timings.items()},
                 }
             )
     images = poses * per_pose
+    cells, errors = tallies.get("cells", [0, 0])[1], tallies.get("cells", [0, 0])[0]
     return {
         "images": images,
         "cells": cells,
         "cell_errors": errors,
         "cell_error_rate": errors / cells if cells else float("nan"),
+        "tallies": {k: tuple(v) for k, v in tallies.items()},
         "exact_boards": exact,
         "unreadable": unreadable,
         "flagged_covered": covered,
@@ -159,12 +163,13 @@ def run_bench(
     for stage, values in timer.samples.items():
         med, p95 = _stats(values)
         print(f"{stage:<24}{med:>12.2f}{p95:>12.2f}{len(values):>8}")
-    rate = accuracy["cell_error_rate"]
     print(
-        f"unseen looks: {accuracy['images']} images, {accuracy['cells']} cells, "
-        f"{accuracy['cell_errors']} wrong ({rate:.4%}), {accuracy['exact_boards']} exact boards, "
+        f"unseen looks: {accuracy['images']} images, {accuracy['exact_boards']} read exactly, "
         f"{accuracy['unreadable']} unreadable, {accuracy['flagged_covered']} flagged covered"
     )
+    for name, (wrong, counted) in accuracy["tallies"].items():
+        rate = wrong / counted if counted else float("nan")
+        print(f"  {name:<16}{wrong:>8} wrong of {counted:>8}  ({rate:.4%})")
     print(
         f"sample games: {accuracy['sample_moves_right']}/{accuracy['sample_moves']} verdicts "
         "as expected"

@@ -262,6 +262,12 @@ class Game(ABC):
     def load_reader(self, params: JSON) -> Reader:
         """Rebuild a reader from ``Reader.to_json()`` (``ProfileError`` if the params are bad)."""
 
+    def reading_errors(self, truth: State, seen: State) -> dict[str, tuple[int, int]]:
+        """Benchmark tallies, name -> (wrong, counted): by default whole cells; a game may
+        also split them (Upwords: empty/tile, letter, height)."""
+        want, got = self.cells(truth), self.cells(seen)
+        return {"cells": (sum(want[c] != got[c] for c in want), len(want))}
+
     # --- drawings -------------------------------------------------------------------------
     @abstractmethod
     def board_svg(self, state: State, *, highlights: tuple[str, ...] = ()) -> str:

@@ -101,6 +101,25 @@ class UpwordsGame(Game):
 
         return TileReader.from_json(params, self.geometry)
 
+    def reading_errors(self, truth: Board, seen: Board) -> dict[str, tuple[int, int]]:
+        """Squares (letter and height both right), and empty/tile, letter and height apart."""
+        occupancy = letters = heights = tiles = squares = 0
+        for (h, a), (g, b) in zip(truth.squares, seen.squares, strict=True):
+            squares += (h, a) != (g, b)
+            if (h > 0) != (g > 0):
+                occupancy += 1
+            elif h:
+                tiles += 1
+                letters += a != b
+                heights += h != g
+        n = SIZE * SIZE
+        return {
+            "cells": (squares, n),
+            "empty or tile": (occupancy, n),
+            "letters": (letters, tiles),
+            "heights": (heights, tiles),
+        }
+
     def board_svg(self, state: Board, *, highlights: tuple[str, ...] = ()) -> str:
         from companion.games.upwords.svg import board_svg
 
