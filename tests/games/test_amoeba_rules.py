@@ -148,7 +148,12 @@ def test_opponent_amoeba_scores_and_play_goes_on_in_order() -> None:
     assert verdict.extra["amoebas"][0]["player"] == 2 and verdict.extra["next"] == 1
     assert verdict.extra["scores"] == [0, 0, 1]
     assert verdict.text == "Ann turns r3c3: amoeba! card 1 scores 1 for Cid; Bob to move."
-    assert match.public_view()["players"][2] == {"name": "Cid", "score": 1, "cards": 0}
+    assert match.public_view()["players"][2] == {
+        "name": "Cid",
+        "score": 1,
+        "cards": 0,
+        "detail": "0 cards",
+    }
 
 
 def _before_two_shapes(**options: object) -> AmoebaMatch:
@@ -240,9 +245,10 @@ def test_dealt_scorer_draws_the_top_of_the_pile() -> None:
     assert verdict.score == 1 and [c.id for c in match.hand(0)] == [*kept, top]
     assert match.public_view() == {
         "players": [
-            {"name": "Ann", "score": 1, "cards": 3},
-            {"name": "Bob", "score": 0, "cards": 3},
+            {"name": "Ann", "score": 1, "cards": 3, "detail": "3 cards"},
+            {"name": "Bob", "score": 0, "cards": 3, "detail": "3 cards"},
         ],
+        "summary": ["First to 50 points", "45 cards left", "last tile turned: r4c4"],
         "to_move": 0,
         "deck_left": 52 - 6 - 1,
         "last_tile": "r4c4",

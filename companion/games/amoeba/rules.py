@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import logging
 import random
-import secrets
 from dataclasses import dataclass, replace
-from typing import Any
 
 from companion.errors import InputError
 from companion.games.amoeba.deck import Card, card_by_key, load_deck
 from companion.games.amoeba.model import SIZE, Tray, cell_name, loops
 from companion.games.base import JSON, Match, Verdict
+from companion.games.settings import is_int, player_settings
 
 log = logging.getLogger(__name__)
 
@@ -34,26 +33,8 @@ def match_settings(options: JSON) -> JSON:
     ``target`` (points to win, 50) and ``first`` (index of the first mover).  Other keys are
     passed through untouched for the core.
     """
-    if not isinstance(options, dict):
-        raise InputError("amoeba settings must be an object of options")
+    common = player_settings(options, "amoeba")
     out = dict(options)
-    names = options.get("names")
-    players = options.get("players", len(names) if isinstance(names, list) and names else 2)
-    if not _is_int(players) or not 2 <= players <= 4:
-        raise InputError(f"amoeba is for 2 to 4 players, not {players!r}")
-    if names is None:
-        names = [f"Player {i + 1}" for i in range(players)]
-    if (
-        not isinstance(names, list)
-        or len(names) != players
-        or not all(isinstance(n, str) and n.strip() for n in names)
-    ):
-        raise InputError(f"'names' must list {players} non-empty player names")
-    seed = options.get("seed")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    if not _is_int(seed):
-        raise InputError(f"'seed' must be a whole number, not {seed!r}")
     deal = options.get("deal", True)
     if not isinstance(deal, bool):
         raise InputError(f"'deal' must be true or false, not {deal!r}")
@@ -63,25 +44,15 @@ def match_settings(options: JSON) -> JSON:
             raise InputError(f"'deck' must be the path of a deck file, not {deck!r}")
         load_deck(deck)  # a bad file is reported when the game is set up, not mid-game
     target = options.get("target", DEFAULT_TARGET)
-    if not _is_int(target) or target < 1:
+    if not is_int(target) or target < 1:
         raise InputError(f"'target' must be a positive number of points, not {target!r}")
-    first = options.get("first", 0)
-    if not _is_int(first) or not 0 <= first < players:
-        raise InputError(f"'first' must be a player number 0 to {players - 1}, not {first!r}")
     out.update(
-        players=players,
-        names=[n.strip() for n in names],
-        seed=seed,
+        **common,
         deal=deal,
         deck=deck,
         target=target,
-        first=first,
     )
     return out
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -163,9 +134,9 @@ class AmoebaMatch(Match):
         if kind != "hand":
             raise InputError(f"amoeba has no event {kind!r}: the only event is 'hand'")
         player, cards = event.get("player"), event.get("cards")
-        if not _is_int(player) or not 0 <= player < self.players:
+        if not is_int(player) or not 0 <= player < self.players:
             raise InputError(f"'player' must be 0 to {self.players - 1}, not {player!r}")
-        if not isinstance(cards, list) or len(cards) > HAND or not all(_is_int(c) for c in cards):
+        if not isinstance(cards, list) or len(cards) > HAND or not all(is_int(c) for c in cards):
             raise InputError(f"'cards' must list at most {HAND} card numbers")
         if len(set(cards)) != len(cards):
             raise InputError("the same card is listed twice: list each card once")

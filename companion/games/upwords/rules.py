@@ -13,15 +13,14 @@ uses them to try candidate plays.
 from __future__ import annotations
 
 import logging
-import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from companion.errors import InputError
 from companion.games.base import JSON, Match, Verdict
+from companion.games.settings import is_int, player_settings
 from companion.games.upwords.dictionary import Dictionary, load_dictionary
 from companion.games.upwords.model import (
     CENTRE,
@@ -267,40 +266,16 @@ def match_settings(options: JSON) -> JSON:
     players agreed to add), both file paths or None, and ``first`` (index of the first player).
     Other keys are passed through untouched for the core.
     """
-    if not isinstance(options, dict):
-        raise InputError("upwords settings must be an object of options")
+    common = player_settings(options, "upwords")
     out = dict(options)
-    names = options.get("names")
-    players = options.get("players", len(names) if isinstance(names, list) and names else 2)
-    if not _is_int(players) or not 2 <= players <= 4:
-        raise InputError(f"upwords is for 2 to 4 players, not {players!r}")
-    if names is None:
-        names = [f"Player {i + 1}" for i in range(players)]
-    if (
-        not isinstance(names, list)
-        or len(names) != players
-        or not all(isinstance(n, str) and n.strip() for n in names)
-    ):
-        raise InputError(f"'names' must list {players} non-empty player names")
-    seed = options.get("seed")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    if not _is_int(seed):
-        raise InputError(f"'seed' must be a whole number, not {seed!r}")
     for key in ("wordlist", "extra"):
         path = options.get(key)
         if path is not None and (not isinstance(path, str) or not path):
             raise InputError(f"'{key}' must be the path of a word list file, not {path!r}")
-    first = options.get("first", 0)
-    if not _is_int(first) or not 0 <= first < players:
-        raise InputError(f"'first' must be a player number 0 to {players - 1}, not {first!r}")
     out.update(
-        players=players,
-        names=[n.strip() for n in names],
-        seed=seed,
+        **common,
         wordlist=options.get("wordlist"),
         extra=options.get("extra"),
-        first=first,
     )
     _dictionary(out)  # a bad word list is reported when the game is set up, not mid-game
     return out
@@ -312,10 +287,6 @@ def _dictionary(settings: JSON) -> Dictionary:
         wordlist=None if wordlist is None else Path(wordlist),
         extra=None if extra is None else Path(extra),
     )
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -637,7 +608,7 @@ class UpwordsMatch(Match):
         if (
             not isinstance(racks, list)
             or len(racks) != self.players
-            or not all(_is_int(n) and 0 <= n <= RACK for n in racks)
+            or not all(is_int(n) and 0 <= n <= RACK for n in racks)
         ):
             raise InputError(
                 f"'racks' must list {self.players} numbers of tiles left, 0 to {RACK}, one a player"
