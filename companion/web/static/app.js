@@ -382,20 +382,11 @@
 
   // ---- stream -------------------------------------------------------------------------------
   function connect() {
-    const es = new EventSource("/api/stream");
-    const conn = $("conn");
-    es.addEventListener("open", () => { conn.textContent = "live"; conn.classList.remove("off"); });
-    es.addEventListener("error", () => {
-      conn.textContent = "reconnecting…";
-      conn.classList.add("off");
-      if (es.readyState === EventSource.CLOSED) { es.close(); setTimeout(connect, 3000); }
+    window.companionStream({
+      snapshot: render,
+      camera: (d) => refreshCamera(typeof d === "object" && d !== null ? d.n : d),
+      health: renderHealth,
     });
-    es.addEventListener("snapshot", (e) => render(JSON.parse(e.data)));
-    es.addEventListener("camera", (e) => {
-      const d = JSON.parse(e.data);
-      refreshCamera(typeof d === "object" && d !== null ? d.n : d);
-    });
-    es.addEventListener("health", (e) => renderHealth(JSON.parse(e.data)));
   }
 
   $("player-count").addEventListener("change", renderNameInputs);

@@ -77,15 +77,7 @@
   }
 
   function connect() {
-    const es = new EventSource("/api/stream");
-    const conn = $("conn");
-    es.addEventListener("open", () => { conn.textContent = "live"; conn.classList.remove("off"); });
-    es.addEventListener("error", () => {
-      conn.textContent = "reconnecting…";
-      conn.classList.add("off");
-      if (es.readyState === EventSource.CLOSED) { es.close(); setTimeout(connect, 3000); }
-    });
-    es.addEventListener("snapshot", (e) => refresh(JSON.parse(e.data)));
+    window.companionStream({ snapshot: refresh });
   }
 
   connect();
