@@ -170,6 +170,8 @@ def run_bench(
     for name, (wrong, counted) in accuracy["tallies"].items():
         rate = wrong / counted if counted else float("nan")
         print(f"  {name:<16}{wrong:>8} wrong of {counted:>8}  ({rate:.4%})")
+    for line in game.extra_bench(boards=boards, seed=seed):
+        print(line)
     print(
         f"sample games: {accuracy['sample_moves_right']}/{accuracy['sample_moves']} verdicts "
         "as expected"

@@ -268,6 +268,11 @@ class Game(ABC):
         want, got = self.cells(truth), self.cells(seen)
         return {"cells": (sum(want[c] != got[c] for c in want), len(want))}
 
+    def extra_bench(self, *, boards: int, seed: int) -> list[str]:
+        """Report lines of game-specific benchmarks (Upwords: its letter reader against
+        Tesseract on the same crops); most games have none."""
+        return []
+
     # --- drawings -------------------------------------------------------------------------
     @abstractmethod
     def board_svg(self, state: State, *, highlights: tuple[str, ...] = ()) -> str:

@@ -120,6 +120,14 @@ class UpwordsGame(Game):
             "heights": (heights, tiles),
         }
 
+    def extra_bench(self, *, boards: int, seed: int) -> list[str]:
+        from companion.games.upwords.ocr_bench import compare
+
+        return [
+            "letter reader and Tesseract on the same face crops:",
+            *compare(self, boards=max(2, boards // 10), seed=seed),
+        ]
+
     def board_svg(self, state: Board, *, highlights: tuple[str, ...] = ()) -> str:
         from companion.games.upwords.svg import board_svg
 
