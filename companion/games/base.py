@@ -191,6 +191,12 @@ class Match(ABC):
         """What only ``player`` may see: ``{"title": str, "items": [{"label", "svg", ...}]}``,
         plus ``"query": {"label", "placeholder"}`` when the game answers private questions."""
 
+    def private_event(self, player: int, text: str) -> JSON:
+        """The event a player's private entry stands for (Amoeba: the cards he holds when
+        the players deal themselves), to be logged like any other event; offered by
+        ``private_view()["entry"]``."""
+        raise InputError("there is nothing to enter privately in this game")
+
     def private_query(self, player: int, text: str) -> JSON:
         """Answer a player's private question (Upwords: best plays for the rack he typed):
         ``{"title": str, "items": [{"label", ...}]}``."""

@@ -536,6 +536,16 @@ class Session:
             player = link["player"]
             return {"player": player, "name": link["name"], **self._match().private_view(player)}
 
+    def private_event(self, token: str, text: str) -> Verdict | None:
+        """A player's private entry (e.g. the cards he holds), logged as the event it means;
+        ``InputError`` for an unknown token."""
+        with self._lock:
+            link = self._player_of(token)
+            if link is None:
+                raise InputError("no such player link: ask the host for your link again")
+            ev = self._match().private_event(link["player"], text)
+        return self.event(ev)
+
     def private_query(self, token: str, text: str) -> JSON | None:
         """A private question of the player holding ``token``; None for an unknown token."""
         with self._lock:

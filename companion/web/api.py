@@ -116,6 +116,18 @@ def hand_query(token: str) -> Response:
     return jsonify(answer)
 
 
+@bp.post("/api/hand/<token>/entry")
+def hand_entry(token: str) -> Response:
+    if _runtime().session.private(token) is None:
+        abort(404, description="no such player link: ask the host for your link again")
+    text = _text(_body(), "text")
+    if len(text) > 64:
+        raise InputError("that entry is too long")
+    _runtime().session.private_event(token, text)
+    private = _runtime().session.private(token)
+    return jsonify(private)
+
+
 @bp.get("/api/links")
 def links() -> Response:
     return jsonify(links=_runtime().session.links())

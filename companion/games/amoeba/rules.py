@@ -206,7 +206,26 @@ class AmoebaMatch(Match):
                 }
                 for card in cards
             ],
+            **(
+                {}
+                if self.deal
+                else {
+                    "entry": {
+                        "label": "The cards you hold (their numbers)",
+                        "placeholder": "e.g. 12 7 33",
+                    }
+                }
+            ),
         }
+
+    def private_event(self, player: int, text: str) -> JSON:
+        """The cards a player says he holds, when the players deal the real deck themselves."""
+        if self.deal:
+            raise InputError("Companion deals the cards in this game: there is nothing to enter")
+        words = text.replace(",", " ").split()
+        if not words or not all(w.isdigit() for w in words):
+            raise InputError(f"type the numbers printed on your cards, e.g. 12 7 33, not {text!r}")
+        return {"event": "hand", "player": player, "cards": [int(w) for w in words]}
 
     # --- helpers for sample games and tests ----------------------------------------------
     def hand(self, player: int) -> tuple[Card, ...]:

@@ -22,6 +22,12 @@
     error.hidden = true;
     $("hand-title").textContent = data.name;
     $("private-title").textContent = data.title || "Your things";
+    const entry = data.entry;
+    $("entry").hidden = !entry;
+    if (entry) {
+      $("entry-label").textContent = entry.label;
+      $("entry-text").placeholder = entry.placeholder || "";
+    }
     const query = data.query;
     $("query").hidden = !query;
     if (query) {
@@ -63,6 +69,22 @@
     }));
   }
   $("query").addEventListener("submit", ask);
+
+  async function enter(event) {
+    event.preventDefault();
+    const res = await fetch(`/api/hand/${encodeURIComponent(token)}/entry`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text: $("entry-text").value }),
+    });
+    let data = null;
+    try { data = await res.json(); } catch (_) { data = null; }
+    const error = $("entry-error");
+    error.hidden = res.ok;
+    error.textContent = res.ok ? "" : (data && data.error) || `${res.status} ${res.statusText}`;
+    if (res.ok) { $("entry-text").value = ""; load(); }
+  }
+  $("entry").addEventListener("submit", enter);
 
   function refresh(snapshot) {
     const key = `${snapshot.match_id}:${snapshot.version}`;
