@@ -60,6 +60,7 @@ def _read_renders(
     exact = unreadable = covered = 0
     gate = StillnessGate(settle_frames=1)
     for pose_index in range(poses):
+        print(f"  camera pose {pose_index + 1}/{poses}", file=sys.stderr, flush=True)
         look = unseen[pose_index % len(unseen)]
         pose = random_pose(rng, max_tilt=20)
         start = render_scene(
