@@ -12,6 +12,7 @@ import logging
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ CAMERA_VIEW_PERIOD = 0.25
 POSITION_CHECK_EVERY = 15
 """Frames between checks that the board and camera have not moved since calibration."""
 RETRY_SECONDS = 2.0
+MAX_RETRY_SECONDS = 30.0
 
 
 class TableService:
@@ -74,6 +76,9 @@ class TableService:
         self._started = time.monotonic()
         self._settled: tuple[np.ndarray, np.ndarray] | None = None  # (frame, board) last judged
         self._stop = threading.Event()
+        self.reopen: Callable[[], FrameSource] | None = None
+        """How to open the camera again after it stopped (None: do not)."""
+        self.retry_seconds = RETRY_SECONDS
         self._thread = threading.Thread(target=self._run, name="camera-loop", daemon=True)
 
     # --- runtime interface used by the web app ------------------------------------------------
@@ -114,19 +119,28 @@ class TableService:
             self.broadcaster.publish("health", self.health())
 
     def _run(self) -> None:
+        delay = self.retry_seconds
         while not self._stop.is_set():
             try:
                 self._consume()
             except CompanionError as err:
                 self._set_health(False, str(err))
             if not self.source.live:
-                self.session_done()
+                self._set_health(True, "replay finished")
                 return
-            self._stop.wait(RETRY_SECONDS)
-
-    def session_done(self) -> None:
-        """A replay ran out of frames: the recorded game is over."""
-        self._set_health(True, "replay finished")
+            # a live camera that stopped: open it again, waiting longer after each failure
+            self._stop.wait(delay)
+            if self.reopen is None or self._stop.is_set():
+                continue
+            try:
+                self.source = self.reopen()
+            except CompanionError as err:
+                delay = min(delay * 2, MAX_RETRY_SECONDS)
+                self._set_health(False, f"{err} (trying again in {delay:.0f} s)")
+            else:
+                delay = self.retry_seconds
+                self._set_health(True, "")
+                log.info("camera back: %s", self.source.description)
 
     def _consume(self) -> None:
         with self.source:
@@ -250,6 +264,8 @@ def serve(
         game, session, broadcaster, frames, pipeline, StillnessGate(settle_frames=settle)
     )
     session.on_correct = service.learn_correction
+    if frames.live:
+        service.reopen = lambda: open_source(source, sample_dir=sample, fps=fps)
     log.info("watching %s", frames.description)
     service.start()
     app = create_app(service)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import cv2
@@ -10,6 +11,7 @@ import numpy as np
 
 from companion.capture.images import load_image
 from companion.capture.sources import FolderSource
+from companion.errors import SourceError
 from companion.games import find_game
 from companion.referee.session import Session
 from companion.referee.stillness import StillnessGate
@@ -75,3 +77,69 @@ def test_bad_frames_do_not_stop_the_referee(tmp_path: Path) -> None:
     got = [v for v in session.verdicts if v["move"] is not None or not v["legal"]]
     assert [{k: v for k, v in g.items() if k != "svgs"} for g in got] == expected
     assert service.health()["message"] == "replay finished"
+
+
+class _Recording(Broadcaster):
+    """A broadcaster that also keeps everything it sent, in order (phones see the newest)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[tuple[str, dict]] = []
+
+    def publish(self, kind: str, data: object) -> None:
+        self.sent.append((kind, data))  # type: ignore[arg-type]
+        super().publish(kind, data)
+
+
+class _FlakyCamera(FolderSource):
+    """A live camera made of sample photos that stops delivering after ``last`` frames."""
+
+    live = True
+
+    def __init__(self, folder: Path, *, start: int, last: int) -> None:
+        super().__init__(folder, start=start)
+        self.last = last
+        self.description = "camera test:0"
+
+    def __iter__(self):
+        for frame in super().__iter__():
+            if frame.index >= self.last:
+                raise SourceError("camera test:0 stopped delivering frames: check the cable")
+            yield frame
+
+
+def test_a_camera_that_vanishes_is_reported_and_reopened(tmp_path: Path) -> None:
+    folder = tmp_path / "frames"
+    _copy_frames(folder)
+    session = Session(GAME, Store(tmp_path / "games.sqlite3"))
+    session.start(folder_settings(folder))
+    broadcaster = _Recording()
+    opened: list[str] = []
+
+    def reopen() -> FolderSource:
+        opened.append("try")
+        if len(opened) == 1:
+            raise SourceError("no camera at test:0: plug it in")
+        return _FlakyCamera(folder, start=20, last=FRAMES)
+
+    service = TableService(
+        GAME,
+        session,
+        broadcaster,
+        _FlakyCamera(folder, start=0, last=20),
+        BoardPipeline(GAME, Profile.load(folder / PROFILE_FILE, game=GAME.id)),
+        StillnessGate(settle_frames=3),
+    )
+    service.reopen = reopen
+    service.retry_seconds = 0.05
+    service.start()
+    deadline = time.monotonic() + 60
+    while len(opened) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    service.stop()
+    messages = [data["message"] for kind, data in broadcaster.sent if kind == "health"]
+    assert any("stopped delivering frames" in m for m in messages)
+    assert any("no camera at test:0" in m and "trying again" in m for m in messages)
+    assert "" in messages  # back: the banner clears
+    moves = [v for v in session.verdicts if v["move"] is not None]
+    assert len(moves) >= 5, "refereeing did not go on after the camera came back"
