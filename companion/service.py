@@ -9,6 +9,8 @@ log accepted, and a live camera game resumes out of sync until the table matches
 from __future__ import annotations
 
 import logging
+import os
+import secrets
 import socket
 import threading
 import time
@@ -208,6 +210,30 @@ class TableService:
         self.broadcaster.publish("camera", {"n": version})
 
 
+def _secret_key(folder: Path) -> str:
+    """The key that signs the page's session cookies, kept beside the game log so that a
+    restart does not log the host out; made on first use, readable by this user only."""
+    path = folder / "secret.key"
+    try:
+        key = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        key = ""
+    if len(key) >= 32:
+        return key
+    key = secrets.token_hex(32)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(key)
+    except OSError as err:
+        log.warning(
+            "cannot keep the session key in %s (%s): hosts log in again after a restart",
+            path,
+            err.strerror,
+        )
+    return key
+
+
 def _profile_for(source: FrameSource, folder: Path | None, profile_path: Path | None) -> Path:
     if profile_path is not None:
         return profile_path
@@ -236,6 +262,7 @@ def serve(
     import waitress
 
     from companion.web import create_app
+    from companion.web.auth import new_pin
 
     sample = default_sample(game.id) if source in ("auto", "sample") else None
     frames = open_source(source, sample_dir=sample, fps=fps)
@@ -244,7 +271,8 @@ def serve(
     if isinstance(frames, Picamera2Source) and profile.camera_controls:
         frames.apply_controls(profile.camera_controls)  # the look the reader was calibrated on
     pipeline = BoardPipeline(game, profile)
-    store = Store((data_dir / "games.sqlite3") if data_dir else default_path())
+    store_path = (data_dir / "games.sqlite3") if data_dir else default_path()
+    store = Store(store_path)
     broadcaster = Broadcaster()
     session = Session(game, store)
     session.defaults = dict(settings or {})
@@ -268,7 +296,9 @@ def serve(
         service.reopen = lambda: open_source(source, sample_dir=sample, fps=fps)
     log.info("watching %s", frames.description)
     service.start()
-    app = create_app(service)
+    pin = new_pin()
+    app = create_app(service, {"PIN": pin, "SECRET_KEY": _secret_key(store_path.parent)})
+    log.info("host PIN: %s  (enter it on the page to start games, undo and correct)", pin)
     if host in ("0.0.0.0", "::"):
         address = socket.gethostbyname(socket.gethostname())
         log.info("phones on this network join at http://%s:%d  (Ctrl+C to stop)", address, port)

@@ -8,6 +8,7 @@ views reach the runtime through ``runtime_of(current_app)``.
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import TYPE_CHECKING, Any, Protocol
 
 from flask import Flask, Response, jsonify, render_template, request
@@ -49,15 +50,25 @@ def _wants_json() -> bool:
 
 def create_app(runtime: TableRuntime, test_config: dict[str, Any] | None = None) -> Flask:
     """The Flask app for one table; ``test_config`` overrides config keys (e.g. ``TESTING``)."""
-    from companion.web import api, pages
+    from companion.web import api, auth, pages
 
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=64 * 1024)
+    app.config.update(
+        MAX_CONTENT_LENGTH=64 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+    )
     if test_config:
         app.config.update(test_config)
+    # without a key from the caller, sessions last as long as this process
+    app.config.setdefault("SECRET_KEY", secrets.token_hex(32))
+    app.config.setdefault("PIN", auth.new_pin())
     app.extensions[_RUNTIME_KEY] = runtime
+    app.extensions["companion.throttle"] = auth.Throttle()
+    app.before_request(auth.check_csrf)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(auth.bp)
 
     @app.errorhandler(CompanionError)
     def companion_error(err: CompanionError) -> tuple[Response, int]:

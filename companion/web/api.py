@@ -13,6 +13,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from companion.errors import InputError
 from companion.web import TableRuntime, runtime_of
+from companion.web.auth import host_only
 
 bp = Blueprint("api", __name__)
 
@@ -129,6 +130,7 @@ def hand_entry(token: str) -> Response:
 
 
 @bp.get("/api/links")
+@host_only
 def links() -> Response:
     return jsonify(links=_runtime().session.links())
 
@@ -144,17 +146,20 @@ def choices(cell: str) -> Response:
 
 
 @bp.post("/api/start")
+@host_only
 def start() -> Response:
     match_id = _runtime().session.start(_start_options(_body()))
     return _changed(match_id=match_id)
 
 
 @bp.post("/api/undo")
+@host_only
 def undo() -> Response:
     return _changed(undone=_runtime().session.undo())
 
 
 @bp.post("/api/correct")
+@host_only
 def correct() -> Response:
     body = _body()
     _runtime().session.correct(_text(body, "cell"), _text(body, "value", empty=True))
@@ -162,6 +167,7 @@ def correct() -> Response:
 
 
 @bp.post("/api/event")
+@host_only
 def event() -> Response:
     body = _body()
     _text(body, "event")

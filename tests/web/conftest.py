@@ -8,13 +8,34 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from companion.games import find_game
 from companion.games.amoeba.model import Tray
 from companion.games.base import Game
 from companion.referee.session import Session
 from companion.referee.store import Store
+from companion.web import create_app
 from companion.web.stream import Broadcaster
+
+PIN = "246810"
+"""The host PIN the test apps use (a served app makes a random one and prints it)."""
+
+
+def make_app(table: Table) -> Flask:
+    """The app over ``table`` with a known PIN and key."""
+    return create_app(table, {"TESTING": True, "PIN": PIN, "SECRET_KEY": "test key"})
+
+
+def log_in(app: Flask) -> FlaskClient:
+    """A test client that entered the PIN and sends its CSRF token with every request."""
+    client = app.test_client()
+    client.environ_base["HTTP_X_CSRF_TOKEN"] = client.get("/api/whoami").get_json()["csrf"]
+    me = client.post("/api/login", json={"pin": PIN})
+    assert me.status_code == 200, me.get_json()
+    client.environ_base["HTTP_X_CSRF_TOKEN"] = me.get_json()["csrf"]
+    return client
 
 
 class Table:
@@ -76,6 +97,32 @@ def table(tmp_path: Path):
     runtime = Table(tmp_path / "games.sqlite3")
     yield runtime
     runtime.close()
+
+
+@pytest.fixture
+def web_app(table) -> Flask:
+    return make_app(table)
+
+
+@pytest.fixture
+def host(web_app: Flask) -> FlaskClient:
+    """A client that entered the PIN (and sends its CSRF token)."""
+    return log_in(web_app)
+
+
+@pytest.fixture
+def upwords_app(upwords_table) -> Flask:
+    return make_app(upwords_table)
+
+
+@pytest.fixture
+def upwords_host(upwords_app: Flask) -> FlaskClient:
+    return log_in(upwords_app)
+
+
+@pytest.fixture
+def pin() -> str:
+    return PIN
 
 
 @pytest.fixture

@@ -11,19 +11,18 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.games.amoeba.model import Tray
-from companion.web import create_app
 
 STATIC = Path(__file__).resolve().parents[2] / "companion" / "web" / "static"
 
 
 @pytest.fixture
-def app(table) -> Flask:
-    return create_app(table, {"TESTING": True})
+def app(web_app) -> Flask:
+    return web_app
 
 
 @pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
+def client(host) -> FlaskClient:
+    return host
 
 
 def start(client: FlaskClient, names: list[str]) -> dict:

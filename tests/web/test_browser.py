@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from companion.games.amoeba.model import Tray
-from companion.web import create_app
 
 pytestmark = pytest.mark.browser
 
@@ -32,19 +31,19 @@ ARGS = [
 
 
 @pytest.fixture
-def base_url(table):
-    yield from _serve(table)
+def base_url(table, web_app):
+    yield from _serve(table, web_app)
 
 
 @pytest.fixture
-def upwords_url(upwords_table):
-    yield from _serve(upwords_table)
+def upwords_url(upwords_table, upwords_app):
+    yield from _serve(upwords_table, upwords_app)
 
 
-def _serve(table):
+def _serve(table, app):
     from waitress.server import create_server
 
-    server = create_server(create_app(table), host="127.0.0.1", port=0, threads=8)
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"
@@ -78,7 +77,18 @@ def wait_for(predicate, timeout: float = 5.0) -> bool:
     return predicate()
 
 
-def test_a_game_on_the_phone_page(base_url: str, browser, table) -> None:
+def _unlock(page, pin: str) -> None:
+    """The host types the PIN from the console into the page."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#host-login")).to_be_visible()
+    expect(page.locator("#setup")).to_be_hidden()
+    page.locator("#pin").fill(pin)
+    page.locator("#login-form button").tap()
+    expect(page.locator("body")).to_have_attribute("data-host", "yes")
+
+
+def test_a_game_on_the_phone_page(base_url: str, browser, table, pin) -> None:
     from playwright.sync_api import expect
 
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
@@ -86,6 +96,7 @@ def test_a_game_on_the_phone_page(base_url: str, browser, table) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(base_url + "/")
+    _unlock(page, pin)
 
     # Setup: three players, then back to two; names typed on the phone.
     expect(page.locator("#setup")).to_be_visible()
@@ -166,7 +177,7 @@ def test_a_game_on_the_phone_page(base_url: str, browser, table) -> None:
     phone.close()
 
 
-def test_a_private_hand_shows_only_its_players_cards(base_url: str, browser, table) -> None:
+def test_a_private_hand_shows_only_its_players_cards(base_url: str, browser, table, pin) -> None:
     from playwright.sync_api import expect
 
     table.session.start({"players": 2, "names": ["Ann", "Bob"]})
@@ -174,6 +185,7 @@ def test_a_private_hand_shows_only_its_players_cards(base_url: str, browser, tab
     host = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = host.new_page()
     page.goto(base_url + "/")
+    _unlock(page, pin)
     page.locator("#links-box summary").tap()
     links = page.locator("#links a")
     expect(links).to_have_count(2)
@@ -232,7 +244,7 @@ def test_an_amoeba_is_called_out_with_its_card(base_url: str, browser, table, am
 
 
 def test_upwords_actions_and_the_private_rack_helper(
-    upwords_url: str, browser, upwords_table
+    upwords_url: str, browser, upwords_table, pin
 ) -> None:
     """The game's own buttons (pass) and a player's private question, both on a phone."""
     from playwright.sync_api import expect
@@ -245,6 +257,7 @@ def test_upwords_actions_and_the_private_rack_helper(
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(upwords_url + "/")
+    _unlock(page, pin)
     page.locator("#names input").nth(0).fill("Ann")
     page.locator("#names input").nth(1).fill("Ben")
     page.locator("#start").tap()

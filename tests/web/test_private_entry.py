@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from companion.games.amoeba.model import Tray
-from companion.web import create_app
 
 
-def test_a_player_enters_the_cards_he_holds(table) -> None:
-    client = create_app(table, {"TESTING": True}).test_client()
+def test_a_player_enters_the_cards_he_holds(table, host) -> None:
+    client = host
     client.post("/api/start", json={"players": 2, "names": ["Ann", "Bob"], "deal": False})
     table.session.observe(Tray.start())
     ann, bob = (link["token"] for link in client.get("/api/links").get_json()["links"])
@@ -27,8 +26,8 @@ def test_a_player_enters_the_cards_he_holds(table) -> None:
     assert client.post("/api/hand/nobody/entry", json={"text": "1"}).status_code == 404
 
 
-def test_when_companion_deals_there_is_nothing_to_enter(table) -> None:
-    client = create_app(table, {"TESTING": True}).test_client()
+def test_when_companion_deals_there_is_nothing_to_enter(host) -> None:
+    client = host
     client.post("/api/start", json={"players": 2})
     ann = client.get("/api/links").get_json()["links"][0]["token"]
     assert "entry" not in client.get(f"/api/hand/{ann}").get_json()

@@ -4,12 +4,6 @@ from __future__ import annotations
 
 from companion.games.upwords.model import Board
 from companion.games.upwords.rules import Placement, apply, empty_stacks
-from companion.web import create_app
-
-
-def _client(table):
-    app = create_app(table, {"TESTING": True})
-    return app.test_client()
 
 
 def _start(client, table) -> list[dict]:
@@ -20,8 +14,8 @@ def _start(client, table) -> list[dict]:
     return client.get("/api/links").get_json()["links"]
 
 
-def test_actions_are_named_by_the_game_and_a_pass_is_a_turn(upwords_table) -> None:
-    client = _client(upwords_table)
+def test_actions_are_named_by_the_game_and_a_pass_is_a_turn(upwords_table, upwords_host) -> None:
+    client = upwords_host
     _start(client, upwords_table)
     view = client.get("/api/snapshot").get_json()["view"]
     assert {a["event"] for a in view["actions"]} >= {"pass", "exchange", "challenge", "end"}
@@ -31,8 +25,10 @@ def test_actions_are_named_by_the_game_and_a_pass_is_a_turn(upwords_table) -> No
     assert answer["view"]["to_move"] == 1
 
 
-def test_a_challenge_takes_the_word_back_and_the_table_must_follow(upwords_table) -> None:
-    client = _client(upwords_table)
+def test_a_challenge_takes_the_word_back_and_the_table_must_follow(
+    upwords_table, upwords_host
+) -> None:
+    client = upwords_host
     _start(client, upwords_table)
     mood = apply(
         empty_stacks(), [Placement(4, c, ch) for c, ch in zip(range(2, 6), "MOOD", strict=True)]
@@ -46,8 +42,8 @@ def test_a_challenge_takes_the_word_back_and_the_table_must_follow(upwords_table
     assert client.get("/api/snapshot").get_json()["sync"]["ok"]
 
 
-def test_rack_helper_answers_only_through_a_players_own_link(upwords_table) -> None:
-    client = _client(upwords_table)
+def test_rack_helper_answers_only_through_a_players_own_link(upwords_table, upwords_host) -> None:
+    client = upwords_host
     links = _start(client, upwords_table)
     token = links[0]["token"]
     hand = client.get(f"/api/hand/{token}").get_json()
@@ -60,8 +56,8 @@ def test_rack_helper_answers_only_through_a_players_own_link(upwords_table) -> N
     assert client.get("/api/hand/nobody/query?text=AE").status_code == 404
 
 
-def test_ending_the_game_takes_the_racks(upwords_table) -> None:
-    client = _client(upwords_table)
+def test_ending_the_game_takes_the_racks(upwords_table, upwords_host) -> None:
+    client = upwords_host
     _start(client, upwords_table)
     snap = client.post("/api/event", json={"event": "end", "racks": [2, 0]}).get_json()["snapshot"]
     assert snap["status"] == "finished"

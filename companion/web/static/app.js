@@ -13,17 +13,51 @@
   const choices = new Map();
 
   // ---- server calls -------------------------------------------------------------------------
+  let csrf = "";
+
   async function call(path, payload) {
     const init = payload === undefined ? {} : {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
       body: JSON.stringify(payload),
     };
     const res = await fetch(path, init);
     let data = null;
     try { data = await res.json(); } catch (_) { data = null; }
+    if (res.status === 403 && path !== "/api/login") whoami(); // the host session may be gone
     if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
     return data;
+  }
+
+  // ---- host or viewer -----------------------------------------------------------------------
+  function setHost(host) {
+    const was = body.dataset.host;
+    body.dataset.host = host ? "yes" : "no";
+    if (host && was !== "yes") { linksFor = undefined; if (snap) loadLinks(snap.match_id); }
+    if (snap) $("setup").hidden = !host || (snap.status !== "idle" && !setupOpen);
+  }
+
+  async function whoami() {
+    try {
+      const me = await call("/api/whoami");
+      csrf = me.csrf;
+      setHost(me.host);
+    } catch (_) { /* offline: the stream badge says so */ }
+  }
+
+  async function login(event) {
+    event.preventDefault();
+    const error = $("login-error");
+    try {
+      const me = await call("/api/login", { pin: $("pin").value });
+      csrf = me.csrf;
+      $("pin").value = "";
+      error.hidden = true;
+      setHost(true);
+    } catch (e) {
+      error.textContent = e.message;
+      error.hidden = false;
+    }
   }
 
   let toastTimer;
@@ -56,7 +90,7 @@
 
     const playing = next.status !== "idle";
     $("game").hidden = !playing;
-    $("setup").hidden = playing && !setupOpen;
+    $("setup").hidden = body.dataset.host !== "yes" || (playing && !setupOpen);
     $("undo").disabled = !playing;
     if (!playing) return;
 
@@ -66,7 +100,7 @@
     renderStatus(view, next.status);
     $("board").innerHTML = next.board_svg || "";
     renderMoves(next.verdicts || [], view);
-    if (linksFor !== next.match_id) loadLinks(next.match_id);
+    if (linksFor !== next.match_id && body.dataset.host === "yes") loadLinks(next.match_id);
   }
 
   function renderSync(sync) {
@@ -295,6 +329,7 @@
   async function tapBoard(event) {
     const tile = event.target.closest("[data-cell]");
     if (!tile || !snap) return;
+    if (body.dataset.host !== "yes") { toast("Only the host can correct the board"); return; }
     const cell = tile.dataset.cell;
     const current = tile.dataset.value;
     try {
@@ -389,6 +424,7 @@
     });
   }
 
+  $("login-form").addEventListener("submit", login);
   $("player-count").addEventListener("change", renderNameInputs);
   $("setup-form").addEventListener("submit", startGame);
   $("board").addEventListener("click", tapBoard);
@@ -401,5 +437,5 @@
   refreshCamera(Date.now());
   pollHealth();
   setInterval(pollHealth, 5000);
-  connect();
+  whoami().then(connect);
 })();

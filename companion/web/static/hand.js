@@ -72,9 +72,10 @@
 
   async function enter(event) {
     event.preventDefault();
+    const me = await (await fetch("/api/whoami")).json();
     const res = await fetch(`/api/hand/${encodeURIComponent(token)}/entry`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf },
       body: JSON.stringify({ text: $("entry-text").value }),
     });
     let data = null;
