@@ -1,0 +1,681 @@
+"""The Octiles referee: legal moves, judging a settled board, passes, turn order and the end.
+
+A turn places the switch tile (any rotation) on one space and moves one runner along a path
+that crosses it to the first resting place (seed rules; games/octiles.md).  The referee knows
+the switch tile from the pocket: by Companion's table convention the tile taken off the board
+is laid face up there for the next player.  When the pocket is left empty it follows the game
+from history and says what it could not check.
+
+Enumerating moves only tries spaces a runner's current path already reaches: a path is the same
+walk as before until it first enters the replaced space, so a space it never enters cannot be
+crossed whatever tile lies there.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from companion.errors import InputError
+from companion.games.base import JSON, Match, Verdict
+from companion.games.octiles.model import (
+    COLOURS,
+    OPPOSITE,
+    BoardGraph,
+    Position,
+    load_board,
+    seats,
+    start_position,
+)
+from companion.games.octiles.paths import Path, follow, paths_from
+from companion.games.octiles.tiles import TILES, looks, same_face
+from companion.games.settings import is_int, player_settings
+
+log = logging.getLogger(__name__)
+
+DEFAULT_RUNNERS = {2: 5, 3: 5, 4: 4}
+"""The seed's advice: 5 each for two or three players, 3 or 4 for four."""
+DEFAULT_CIRCLES = {5: (1, 2, 3, 4, 5), 4: (1, 2, 4, 5), 3: (1, 3, 5)}
+"""Filled start circles by runner count: the ends always, then as evenly spread as possible."""
+
+
+class Move(NamedTuple):
+    """Place the switch tile on ``space`` at ``rotation``; the runner on ``from_place`` runs
+    along ``path`` to ``to_place``."""
+
+    space: str
+    rotation: int
+    from_place: str
+    to_place: str
+    path: Path
+
+
+def must_leave_start(position: Position, side: str, board: BoardGraph) -> bool:
+    """No blocking the finish: every start circle of ``side`` is full and some hold its own
+    runners, so a move off a start circle takes priority when one exists."""
+    runners = position.runner_map
+    held = [runners.get(circle) for circle in board.circles_of(side)]
+    return None not in held and COLOURS[side] in held
+
+
+def can_move_from(side: str, place: str) -> bool:
+    """A runner rests on a stop or still waits on its own start circle; on any other circle it
+    has finished and never moves again."""
+    return place[0] == "S" or place[1] == side
+
+
+def candidate_moves(
+    position: Position, side: str, tile: int, board: BoardGraph | None = None
+) -> list[Move]:
+    """Every move of ``side`` with switch tile ``tile`` by the path rules alone (the
+    no-blocking-the-finish priority not applied); one rotation per distinct look."""
+    board = board or load_board()
+    colour = COLOURS[side]
+    spaces = dict(position.space_map)
+    runners = position.runner_map
+    finish = set(board.circles_of(OPPOSITE[side]))
+    rotations = looks(tile)
+    moves: list[Move] = []
+    for place, owner in position.runners:
+        if owner != colour or not can_move_from(side, place):
+            continue
+        for exit in board.exits[place]:
+            before = follow(board, spaces, place, exit)
+            entered = before.spaces + ((before.void,) if before.void else ())
+            for space in dict.fromkeys(entered):
+                old = spaces[space]
+                for rotation in rotations:
+                    spaces[space] = (tile, rotation)
+                    # The walk enters ``space`` as before, so it crosses the new tile.
+                    path = follow(board, spaces, place, exit)
+                    end = path.end
+                    if end is None or (end in runners and end != place):
+                        continue
+                    if end[0] == "@" and end not in finish:
+                        continue
+                    moves.append(Move(space, rotation, place, end, path))
+                spaces[space] = old
+    return moves
+
+
+def legal_moves(
+    position: Position, side: str, switch_tile: int, board: BoardGraph | None = None
+) -> list[Move]:
+    """Every legal move of the player at ``side`` holding ``switch_tile``, every rule applied."""
+    board = board or load_board()
+    moves = candidate_moves(position, side, switch_tile, board)
+    if must_leave_start(position, side, board):
+        starts = set(board.circles_of(side))
+        leaving = [m for m in moves if m.from_place in starts]
+        if leaving:
+            return leaving
+    return moves
+
+
+def move_text(move: Move, tile: int) -> str:
+    """'tile 7 on a2 at rotation 3 takes @W1 to SB2'."""
+    return (
+        f"tile {tile} on {move.space} at rotation {move.rotation} "
+        f"takes {move.from_place} to {move.to_place}"
+    )
+
+
+def explain(
+    position: Position,
+    side: str,
+    placed: tuple[str, int, int],
+    start: str,
+    end: str,
+    board: BoardGraph,
+) -> str:
+    """Why the runner on ``start`` may not go to ``end`` once tile ``placed`` = (space, tile,
+    rotation) lies on the board (the move is known to be illegal)."""
+    space, tile, rotation = placed
+    runners = position.runner_map
+    colour = COLOURS[side]
+    if not can_move_from(side, start):
+        return f"the runner on {start} has finished and may not move again"
+    if end[0] == "@" and end[1] == side:
+        return f"a runner may not go back onto a start circle ({end})"
+    if end[0] == "@" and end[1] != OPPOSITE[side]:
+        return f"{end} is not one of {colour}'s finishing circles (the {OPPOSITE[side]} side)"
+    spaces = {**position.space_map, space: (tile, rotation)}
+    paths = paths_from(board, spaces, start)
+    across = [p for p in paths if p.crosses(space)]
+    if not across:
+        return "that runner's path does not cross the new tile"
+    there = [p for p in across if p.end == end]
+    if there:
+        if end in runners and end != start:
+            kind = "circle" if end[0] == "@" else "stop"
+            return f"the path ends on an occupied {kind} ({end})"
+        example = legal_moves(position, side, tile, board)[0]
+        return (
+            f"no blocking the finish: {colour}'s start circles are full, so a runner must "
+            f"leave one ({move_text(example, tile)})"
+        )
+    ended = [p.end for p in across if p.end is not None]
+    if not ended:
+        return f"the path across the new tile runs into the face-down tile on {across[0].void}"
+    stop = ended[0]
+    if stop in runners and stop != start:
+        kind = "circle" if stop[0] == "@" else "stop"
+        return f"the path ends on an occupied {kind} ({stop})"
+    if stop[0] == "@" and stop[1] != OPPOSITE[side]:
+        return f"the path across the new tile leads to {stop}, where {colour} may not stop"
+    return (
+        f"the runner's path across the new tile stops at {stop}, the first resting place, not {end}"
+    )
+
+
+def match_settings(options: JSON) -> JSON:
+    """Validate page/CLI options and fill in every default, so the stored settings replay exactly.
+
+    Keys: ``players`` 2-4 sitting at sides W, E (2), W, N, E (3) or all four, ``names``,
+    ``seed``, ``first``; ``runners`` 3-5 each (default 5, 4 for four players);
+    ``start_circles`` the circle numbers 1-5 filled on each side (both ends always; default
+    1,2,4,5 for 4 runners, 1,3,5 for 3); ``mirror`` for a board printed as the mirror image;
+    ``places`` (play on for second place after the winner, default true).  The initial switch
+    tile is not a setting: the first settled board shows it in the pocket.
+    """
+    common = player_settings(options, "octiles")
+    players = common["players"]
+    circles = options.get("start_circles")
+    default = len(circles) if isinstance(circles, list) else DEFAULT_RUNNERS[players]
+    runners = options.get("runners", default)
+    if not is_int(runners) or not 3 <= runners <= 5:
+        raise InputError(f"'runners' must be 3, 4 or 5 per player, not {runners!r}")
+    if circles is None:
+        circles = list(DEFAULT_CIRCLES[runners])
+    if (
+        not isinstance(circles, list)
+        or not all(is_int(c) and 1 <= c <= 5 for c in circles)
+        or len(set(circles)) != runners
+        or len(circles) != runners
+        or not {1, 5} <= set(circles)
+    ):
+        raise InputError(
+            f"'start_circles' must list {runners} different circle numbers 1-5 including both "
+            f"ends 1 and 5, not {circles!r}"
+        )
+    for key in ("mirror", "places"):
+        value = options.get(key, key == "places")
+        if not isinstance(value, bool):
+            raise InputError(f"'{key}' must be true or false, not {value!r}")
+    out = dict(options)
+    out.update(
+        **common,
+        runners=runners,
+        start_circles=sorted(circles),
+        mirror=options.get("mirror", False),
+        places=options.get("places", True),
+        sides=list(seats(players)),
+    )
+    return out
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Everything that changes during a match."""
+
+    position: Position
+    started: bool
+    to_move: int
+    switch: int | None
+    passes: int
+    last_mover: int | None
+    done: tuple[int, ...]
+    """Players who brought every runner home, in the order they did."""
+    stuck: bool
+    over: bool
+
+
+class OctilesMatch(Match):
+    """One game of Octiles.
+
+    The first player to bring every runner home wins; with ``places`` the others play on until
+    one is left.  If nobody can move with the switch tile (it passes round unchanged, so this is
+    final), the last player who moved wins, or takes the best open place.  Unknown switch
+    tiles (the pocket was left empty after a face-down tile came off) make passes unchecked;
+    then every player passing in a row ends the game the same way.
+    """
+
+    def __init__(self, settings: JSON) -> None:
+        self.settings = match_settings(settings)
+        self.names: list[str] = self.settings["names"]
+        self.players: int = self.settings["players"]
+        self.sides: tuple[str, ...] = tuple(self.settings["sides"])
+        self.runners: int = self.settings["runners"]
+        self.board = load_board(self.settings["mirror"])
+        self._open = self._open_spaces()
+        start = start_position(self.board, self.sides, tuple(self.settings["start_circles"]))
+        self._start_position = start
+        self._table = _Table(
+            position=start,
+            started=False,
+            to_move=self.settings["first"],
+            switch=None,
+            passes=0,
+            last_mover=None,
+            done=(),
+            stuck=False,
+            over=False,
+        )
+
+    # --- Match interface ------------------------------------------------------------------
+    @property
+    def state(self) -> Position:
+        return self._table.position
+
+    @property
+    def finished(self) -> bool:
+        return self._table.over
+
+    def reconcile(self, observed: Position) -> Position:
+        """Symmetric tiles keep their known rotation when the camera reads an equal-looking one,
+        so an unchanged board compares equal to the match state."""
+        known = self._table.position.space_map
+        faces = observed.space_map
+        if faces.keys() != known.keys():
+            return observed
+        keep = {s: known[s] for s, f in faces.items() if f != known[s] and same_face(f, known[s])}
+        return observed.with_spaces(keep) if keep else observed
+
+    def judge(self, board: Position) -> Verdict:
+        verdict, table = self._step(self._table, board)
+        self._table = table
+        return verdict
+
+    def handle(self, event: JSON) -> Verdict | None:
+        """``{"event": "pass"}``: the player to move has no legal move and is skipped."""
+        kind = event.get("event") if isinstance(event, dict) else None
+        if kind != "pass":
+            raise InputError(f"octiles has no event {kind!r}: the only event is 'pass'")
+        table = self._table
+        if not table.started:
+            return self._illegal(table, "the game has not started: show the set-up board first")
+        if table.over:
+            return self._illegal(table, "the game is over: " + self._result_text(table))
+        verdict, self._table = self._pass(table)
+        return verdict
+
+    def public_view(self) -> JSON:
+        table = self._table
+        homes = self._homes(table.position)
+        summary = [self._switch_text(table)]
+        places = self._places(table)
+        if places:
+            summary.append(
+                "places: " + ", ".join(f"{i + 1}. {self.names[p]}" for i, p in enumerate(places))
+            )
+        if table.over:
+            summary.append("game over: " + self._result_text(table))
+        return {
+            "players": [
+                {
+                    "name": name,
+                    "score": home,
+                    "detail": f"{COLOURS[side]} ({side}): {home} of {self.runners} home",
+                }
+                for name, side, home in zip(self.names, self.sides, homes, strict=True)
+            ],
+            "to_move": None if table.over else table.to_move,
+            "summary": summary,
+            "actions": [{"event": "pass", "label": "No move: skip"}],
+            "switch": table.switch,
+            "winner": self._winner(table),
+            "places": places,
+            "sides": list(self.sides),
+        }
+
+    def private_view(self, player: int) -> JSON:
+        return {
+            "title": "Nothing hidden: every tile and runner in Octiles is on the table",
+            "items": [],
+        }
+
+    # --- helpers for sample games and tests ----------------------------------------------
+    @property
+    def to_move(self) -> int:
+        return self._table.to_move
+
+    @property
+    def switch(self) -> int | None:
+        """The tile the player to move must place (None: unknown, the pocket was empty)."""
+        return self._table.switch
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner(self._table)
+
+    @property
+    def places(self) -> list[int]:
+        return self._places(self._table)
+
+    def legal_moves(self) -> list[Move]:
+        """The player to move's legal moves (none before the start, after the end, or while
+        the switch tile is unknown)."""
+        table = self._table
+        if not table.started or table.over or table.switch is None:
+            return []
+        return legal_moves(table.position, self.sides[table.to_move], table.switch, self.board)
+
+    def homes(self) -> list[int]:
+        """Runners each player has brought to a finishing circle."""
+        return self._homes(self._table.position)
+
+    # --- the rules ------------------------------------------------------------------------
+    def _open_spaces(self) -> frozenset[str]:
+        """With 3 players the tiles by the empty south side start face up."""
+        if self.players != 3:
+            return frozenset()
+        empty = set(self.board.circles_of("S"))
+        return frozenset(
+            space
+            for space, links in self.board.links.items()
+            if any(isinstance(link, str) and link in empty for link in links)
+        )
+
+    def _homes(self, position: Position) -> list[int]:
+        runners = position.runner_map
+        return [
+            sum(runners.get(c) == COLOURS[side] for c in self.board.circles_of(OPPOSITE[side]))
+            for side in self.sides
+        ]
+
+    def _step(self, table: _Table, board: Position) -> tuple[Verdict, _Table]:
+        if [s for s, _ in board.spaces] != list(self.board.spaces):
+            reason = "the spaces named are not this board's: check the board's mirror setting"
+            return self._illegal(table, reason), table
+        doubled = _doubled(board)
+        if doubled:
+            return self._illegal(table, doubled), table
+        if not table.started:
+            return self._start(table, board)
+        if table.over:
+            return self._illegal(table, "the game is over: " + self._result_text(table)), table
+        try:
+            move, face, switch = self._read_move(table, board)
+        except _Illegal as err:
+            return self._illegal(table, str(err)), table
+        return self._turn(table, board, move, face, switch)
+
+    def _start(self, table: _Table, board: Position) -> tuple[Verdict, _Table]:
+        expected = self._start_position
+        up = [s for s, f in board.spaces if f is not None and s not in self._open]
+        down = [s for s, f in board.spaces if f is None and s in self._open]
+        reason = ""
+        if up:
+            but = f" but {_listed(sorted(self._open))}" if self._open else ""
+            reason = f"every tile{but} starts face down: turn {_listed(up)} face down"
+        elif down:
+            reason = (
+                "with 3 players the tiles by the empty side start face up: "
+                f"turn {_listed(down)} face up"
+            )
+        elif board.runners != expected.runners:
+            want, got = expected.runner_map, board.runner_map
+            wrong = sorted({p for p in want if got.get(p) != want[p]} | set(got) - set(want))
+            circles = ", ".join(map(str, self.settings["start_circles"]))
+            reason = (
+                f"set the runners on start circles {circles} of each player's side: "
+                f"check {_listed(wrong)}"
+            )
+        elif board.pocket is None:
+            reason = "lay one tile face up in the pocket: it is the first switch tile"
+        if reason:
+            return self._illegal(table, reason), table
+        new = replace(table, position=board, started=True, switch=board.pocket)
+        new = self._check_stuck(new)
+        name = self.names[table.to_move]
+        verdict = Verdict(
+            legal=True,
+            reason="start position",
+            player=None,
+            move=None,
+            text=f"The board is set up; {name} moves first with tile {board.pocket}.",
+            extra=self._extra(new),
+        )
+        return verdict, new
+
+    def _read_move(
+        self, table: _Table, board: Position
+    ) -> tuple[Move, tuple[int, int], int | None]:
+        """The move a settled board shows, the face placed and the next switch tile;
+        ``_Illegal`` with the reason when it is not a legal move."""
+        old = table.position
+        side = self.sides[table.to_move]
+        colour = COLOURS[side]
+        changed = [
+            s
+            for (s, a), (_, b) in zip(old.spaces, board.spaces, strict=True)
+            if not same_face(a, b)
+        ]
+        if not changed:
+            raise _Illegal("no tile was placed: a turn places the switch tile on one space")
+        if len(changed) > 1:
+            raise _Illegal(
+                f"{len(changed)} spaces changed ({_listed(changed)}): a turn replaces one tile"
+            )
+        space = changed[0]
+        face = board.face(space)
+        removed = old.face(space)
+        if face is None:
+            raise _Illegal(f"the tile on {space} is face down: place the switch tile face up")
+        tile, rotation = face
+        if table.switch is not None and tile != table.switch:
+            raise _Illegal(f"the tile placed is {tile} but the switch tile was {table.switch}")
+        if removed is not None and removed[0] == tile:
+            raise _Illegal(f"the tile on {space} was turned in place: tiles never turn in place")
+        if removed is not None and board.pocket not in (None, removed[0]):
+            raise _Illegal(
+                f"the pocket shows tile {board.pocket} but the tile taken off {space} was "
+                f"{removed[0]}: lay {removed[0]} face up in the pocket"
+            )
+        switch = board.pocket  # the tile taken off, laid face up for the next player
+        if switch is None and removed is not None:
+            switch = removed[0]  # left out of the pocket, but it was face up: history knows it
+        before, after = old.runner_map, board.runner_map
+        left = sorted(p for p in before if after.get(p) != before[p])
+        arrived = sorted(p for p in after if before.get(p) != after[p])
+        moves = legal_moves(old, side, tile, self.board)
+        same = [m for m in moves if m.space == space and same_face((tile, m.rotation), face)]
+        if not left and not arrived:
+            loops = [m for m in same if m.from_place == m.to_place]
+            if loops:
+                return loops[0], face, switch
+            raise _Illegal(
+                f"no runner moved: move one of {colour}'s runners along a path across the new tile"
+            )
+        if len(left) != len(arrived):
+            missing = [p for p in left if p not in after]
+            if missing:
+                raise _Illegal(f"a runner is missing from {_listed(missing)}: put it back")
+            extra = [p for p in arrived if p not in before]
+            raise _Illegal(f"an extra runner stands on {_listed(extra)}: take it off")
+        if len(left) > 1:
+            raise _Illegal(f"{len(left)} runners moved ({_listed(left)}): move one runner a turn")
+        start, end = left[0], arrived[0]
+        if before[start] != after[end]:
+            raise _Illegal(
+                f"a {before[start]} runner left {start} but a {after[end]} one arrived on {end}"
+            )
+        if before[start] != colour:
+            raise _Illegal(f"{before[start]}'s runner moved but it is {colour}'s turn")
+        found = [m for m in same if m.from_place == start and m.to_place == end]
+        if found:
+            return found[0], face, switch
+        raise _Illegal(explain(old, side, (space, tile, rotation), start, end, self.board))
+
+    def _turn(
+        self,
+        table: _Table,
+        board: Position,
+        move: Move,
+        face: tuple[int, int],
+        switch: int | None,
+    ) -> tuple[Verdict, _Table]:
+        mover = table.to_move
+        tile, rotation = face
+        homes = self._homes(board)
+        done = table.done
+        if homes[mover] == self.runners and mover not in done:
+            done += (mover,)
+        new = replace(table, position=board, switch=switch, passes=0, last_mover=mover, done=done)
+        active = self._active(new)
+        if len(active) == 1:
+            new = replace(new, done=done + tuple(active), over=True)
+        elif done and not self.settings["places"]:
+            new = replace(new, over=True)
+        else:
+            new = self._check_stuck(replace(new, to_move=self._next(new, mover)))
+        name = self.names[mover]
+        text = f"{name} places {move_text(move, tile)}"
+        if mover in done and mover not in table.done:
+            text += f": all {COLOURS[self.sides[mover]]} runners are home"
+        if new.over:
+            text += f"; {self._result_text(new)}."
+        else:
+            text += f"; {self.names[new.to_move]} to move."
+        if switch is None:
+            text += " The pocket is empty: the next switch tile is unknown and will not be checked."
+        verdict = Verdict(
+            legal=True,
+            reason="move",
+            player=mover,
+            move={
+                "space": move.space,
+                "tile": tile,
+                "rotation": rotation,
+                "runner": {"from": move.from_place, "to": move.to_place},
+                "path": move.path.names(),
+            },
+            score=homes[mover],
+            text=text,
+            extra=self._extra(new),
+        )
+        log.debug("%s: %s", name, text)
+        return verdict, new
+
+    def _pass(self, table: _Table) -> tuple[Verdict, _Table]:
+        mover = table.to_move
+        side = self.sides[mover]
+        tiles = [table.switch] if table.switch is not None else self._unseen(table.position)
+        movers = [t for t in tiles if legal_moves(table.position, side, t, self.board)]
+        if table.switch is not None and movers:
+            example = legal_moves(table.position, side, table.switch, self.board)[0]
+            reason = f"a legal move exists, e.g. {move_text(example, table.switch)}"
+            return self._illegal(table, reason), table
+        if movers and len(movers) == len(tiles):
+            reason = "whatever the unknown switch tile is, a legal move exists: play it"
+            return self._illegal(table, reason), table
+        unchecked = bool(movers)
+        new = replace(table, passes=table.passes + 1, to_move=self._next(table, mover))
+        if new.passes >= len(self._active(new)):
+            new = replace(new, stuck=True, over=True)
+        text = f"{self.names[mover]} has no move and is skipped"
+        if unchecked:
+            text += " (not checked: the switch tile is unknown)"
+        text += (
+            f"; {self._result_text(new)}." if new.over else f"; {self.names[new.to_move]} to move."
+        )
+        verdict = Verdict(
+            legal=True,
+            reason="pass",
+            player=mover,
+            move={"pass": True},
+            score=None,
+            text=text,
+            extra={**self._extra(new), "checked": not unchecked},
+        )
+        return verdict, new
+
+    def _check_stuck(self, table: _Table) -> _Table:
+        """End the game when nobody can move with the switch tile (it only passes round)."""
+        if table.switch is None:
+            return table
+        for player in self._active(table):
+            if legal_moves(table.position, self.sides[player], table.switch, self.board):
+                return table
+        return replace(table, stuck=True, over=True)
+
+    def _unseen(self, position: Position) -> list[int]:
+        """Tiles that may be the unknown switch tile: those not face up on the board."""
+        shown = position.face_up()
+        return [t for t in TILES if t not in shown]
+
+    def _active(self, table: _Table) -> list[int]:
+        return [p for p in range(self.players) if p not in table.done]
+
+    def _next(self, table: _Table, player: int) -> int:
+        for step in range(1, self.players + 1):
+            candidate = (player + step) % self.players
+            if candidate not in table.done:
+                return candidate
+        return player
+
+    def _winner(self, table: _Table) -> int | None:
+        places = self._places(table)
+        return places[0] if places else None
+
+    def _places(self, table: _Table) -> list[int]:
+        places = list(table.done)
+        if table.stuck and table.last_mover is not None and table.last_mover not in places:
+            places.append(table.last_mover)
+        return places
+
+    def _switch_text(self, table: _Table) -> str:
+        if not table.started:
+            return "switch tile: shown in the pocket at the start"
+        if table.switch is None:
+            return "switch tile: unknown (the pocket was left empty)"
+        return f"switch tile: {table.switch}"
+
+    def _extra(self, table: _Table) -> JSON:
+        return {
+            "next": None if table.over else table.to_move,
+            "switch": table.switch,
+            "scores": self._homes(table.position),
+            "winner": self._winner(table),
+            "places": self._places(table),
+        }
+
+    def _result_text(self, table: _Table) -> str:
+        winner = self._winner(table)
+        if table.stuck:
+            who = f"{self.names[winner]} wins" if winner is not None else "nobody wins"
+            return f"no one can move, so {who}"
+        if winner is None:
+            return "the game is over"
+        return f"{self.names[winner]} wins"
+
+    def _illegal(self, table: _Table, reason: str) -> Verdict:
+        mover = table.to_move if table.started and not table.over else None
+        text = f"{self.names[mover]}: {reason}." if mover is not None else f"{reason}."
+        return Verdict(
+            legal=False, reason=reason, player=mover, move=None, text=text[0].upper() + text[1:]
+        )
+
+
+class _Illegal(Exception):
+    """A board that is not a legal move; the message is the verdict's reason."""
+
+
+def _listed(names: list[str] | tuple[str, ...]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _doubled(board: Position) -> str:
+    """A tile number seen twice (a misread or a mixed-up set); empty when all differ."""
+    seen: dict[int, str] = {}
+    shown = [(face[0], space) for space, face in board.spaces if face is not None]
+    if board.pocket is not None:
+        shown.append((board.pocket, "the pocket"))
+    for tile, where in shown:
+        if tile in seen:
+            return f"tile {tile} shows on both {seen[tile]} and {where}: check those tiles"
+        seen[tile] = where
+    return ""
