@@ -3,7 +3,7 @@
 Everything that happens to a match is first written to the game log and only then shown, and
 the match itself is a pure function of its settings and the log.  So live play, undo,
 corrections and resuming after a power cut all run through one replay of log entries
-(``_Replay.apply``): what the page shows after a restart is exactly what it showed before.
+(``Replay.apply``): what the page shows after a restart is exactly what it showed before.
 
 The session is game-agnostic: it handles states through ``Game.format_state``/``parse_state``
 and compares cells through ``Game.cells``.
@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.base import JSON, Game, Match, State, Verdict
-from companion.referee.store import Store
+from companion.referee.store import MatchRecord, Store
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def _diff(game: Game, a: State, b: State) -> list[str]:
     return [name for name, value in game.cells(b).items() if cells_a.get(name) != value]
 
 
-class _Replay:
+class Replay:
     """A match together with the inputs that built it: the one path for live play and rebuilds.
 
     ``items`` are the inputs still in effect (boards, as corrected, and events); an undo drops
@@ -63,7 +63,7 @@ class _Replay:
         self.records: list[_Record] = []
         self.moves = 0
 
-    def fork(self) -> _Replay:
+    def fork(self) -> Replay:
         """A copy to try an entry on: inputs are never mutated in place, so only the match
         needs a deep copy."""
         other = copy.copy(self)
@@ -175,10 +175,12 @@ class Session:
         self.on_correct: Callable[[str, str], None] | None = None
         """Told of every correction (cell, value): the camera's reader may learn from it."""
         self._lock = threading.RLock()
-        self._replay: _Replay | None = None
+        self._replay: Replay | None = None
         self._match_id: int | None = None
         self._meta: JSON = {}
         self._finished_logged = False
+        self._closed = False
+        """A game closed in the log (abandoned, imported): shown, never played on."""
         self._sync_ok = True
         self._sync_cells: list[str] = []
         self._raw: State | None = None
@@ -199,7 +201,7 @@ class Session:
             json.dumps(settings)
         except (TypeError, ValueError):
             raise InputError("match settings must be plain JSON values") from None
-        replay = _Replay(self.game, settings)
+        replay = Replay(self.game, settings)
         players = replay.match.public_view().get("players", [])
         meta: JSON = {"tokens": [secrets.token_urlsafe(16) for _ in players]}
         if source is not None:
@@ -223,7 +225,20 @@ class Session:
         record = self.store.unfinished(self.game.id)
         if record is None:
             return False
-        replay = _Replay(self.game, record.settings)
+        self._open(record, trust_board=trust_board)
+        return True
+
+    def open(self, match_id: int) -> None:
+        """Show a past (or imported) match of this game; an unfinished one can go on, once
+        the table shows its board."""
+        record = self.store.get(match_id)
+        if record is None or record.game != self.game.id:
+            raise InputError(f"there is no {self.game.title} game number {match_id}")
+        self._open(record, trust_board=False)
+
+    def _open(self, record: MatchRecord, *, trust_board: bool) -> None:
+        closed = record.finished is not None
+        replay = Replay(self.game, record.settings)
         overrides: dict[str, tuple[str, str]] = {}
         last_frame = None
         last_board: State | None = None
@@ -243,6 +258,8 @@ class Session:
                     overrides[cell] = (entry.payload["raw"], value)
         with self._lock:
             self._load(record.id, replay, record.meta)
+            self._closed = closed
+            self._finished_logged = self._finished_logged or closed
             self._overrides = overrides
             self._last_frame = last_frame
             if last_board is None:
@@ -254,14 +271,14 @@ class Session:
                 self._sync_ok = False
             self._bump()
         self._notify()
-        log.info("resumed %s match %d (%d entries)", self.game.id, record.id, len(replay.items))
-        return True
+        log.info("opened %s match %d (%d entries)", self.game.id, record.id, len(replay.items))
 
-    def _load(self, match_id: int, replay: _Replay, meta: JSON) -> None:
+    def _load(self, match_id: int, replay: Replay, meta: JSON) -> None:
         self._replay = replay
         self._match_id = match_id
         self._meta = meta
         self._finished_logged = replay.match.finished
+        self._closed = False
         self._sync_ok = True
         self._sync_cells = []
         self._raw = self._observed = None
@@ -283,7 +300,7 @@ class Session:
         self, raw: State, frame: int | None, confidence: Any
     ) -> tuple[Verdict | None, bool]:
         replay = self._replay
-        if replay is None or replay.match.finished:
+        if replay is None or replay.match.finished or self._closed:
             return None, False
         # A state that does not survive its own notation is not this game's board.
         self.game.parse_state(self.game.format_state(raw))
@@ -335,7 +352,7 @@ class Session:
     def event(self, ev: JSON) -> Verdict | None:
         """A game event from the page or a .jsonl line (``{"event": "pass"}``...)."""
         with self._lock:
-            self._require()
+            self._require_open()
             if not isinstance(ev, dict) or not isinstance(ev.get("event"), str):
                 raise InputError('an event must be an object with an "event" name')
             try:
@@ -353,7 +370,7 @@ class Session:
     def undo(self) -> bool:
         """Take back the last legal move; False if there is none.  The table must follow."""
         with self._lock:
-            replay = self._require()
+            replay = self._require_open()
             if replay.last_move() is None:
                 return False
             self._commit("undo", {})
@@ -369,7 +386,7 @@ class Session:
         there too; once the camera's value changes (the tile really moved), the override ends.
         """
         with self._lock:
-            replay = self._require()
+            replay = self._require_open()
             if not isinstance(cell, str) or not isinstance(value, str):
                 raise InputError("a correction needs a cell name and a value, both text")
             index = replay.last_board()
@@ -393,7 +410,14 @@ class Session:
         return verdict
 
     # --- internals -------------------------------------------------------------------------
-    def _require(self) -> _Replay:
+    def _require_open(self) -> Replay:
+        """The match, if it may still be played on (not closed in the log)."""
+        replay = self._require()
+        if self._closed:
+            raise InputError(f"game {self._match_id} is closed: start a new game to play")
+        return replay
+
+    def _require(self) -> Replay:
         if self._replay is None:
             raise InputError("no match in progress: start one first")
         return self._replay
@@ -406,7 +430,7 @@ class Session:
 
         The entry is committed to disk before the new match state is kept or shown.
         """
-        replay = self._require()
+        replay = self._require_open()
         trial = replay.fork()
         verdict = trial.apply(kind, payload)
         assert self._match_id is not None
@@ -496,7 +520,7 @@ class Session:
                 "game": self.game.id,
                 "title": self.game.title,
                 "match_id": self._match_id,
-                "status": "finished" if match.finished else "playing",
+                "status": "finished" if match.finished or self._closed else "playing",
                 "board": self.game.format_state(match.state),
                 "board_svg": self.game.board_svg(match.state, highlights=highlights),
                 "sync": {

@@ -11,7 +11,7 @@ import logging
 import secrets
 from typing import TYPE_CHECKING, Any, Protocol
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, abort, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import CompanionError
@@ -54,7 +54,7 @@ def create_app(runtime: TableRuntime, test_config: dict[str, Any] | None = None)
 
     app = Flask(__name__)
     app.config.update(
-        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # an imported game record; requests are tiny
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
     )
@@ -65,6 +65,7 @@ def create_app(runtime: TableRuntime, test_config: dict[str, Any] | None = None)
     app.config.setdefault("PIN", auth.new_pin())
     app.extensions[_RUNTIME_KEY] = runtime
     app.extensions["companion.throttle"] = auth.Throttle()
+    app.before_request(_refuse_oversized)
     app.before_request(auth.check_csrf)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
@@ -91,6 +92,13 @@ def create_app(runtime: TableRuntime, test_config: dict[str, Any] | None = None)
         return render_template("error.html", code=500, name="Error", message=message), 500
 
     return app
+
+
+def _refuse_oversized() -> None:
+    """Say 413 before reading a body that is too big (a silent JSON parse would hide it)."""
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if request.content_length is not None and request.content_length > limit:
+        abort(413, description=f"that upload is too big: {limit // (1024 * 1024)} MB at most")
 
 
 def _one_line(text: str) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from companion.errors import InputError
+from companion.referee.records import export_record, import_record, text_record
 from companion.web import TableRuntime, runtime_of
 from companion.web.auth import host_only
 
@@ -127,6 +128,68 @@ def hand_entry(token: str) -> Response:
     _runtime().session.private_event(token, text)
     private = _runtime().session.private(token)
     return jsonify(private)
+
+
+@bp.get("/api/games")
+@host_only
+def games() -> Response:
+    """Past games of this table's game, newest first."""
+    runtime = _runtime()
+    return jsonify(
+        games=[
+            {
+                "id": r.id,
+                "created": r.created,
+                "finished": r.finished,
+                "names": r.settings.get("names", []),
+                "imported": bool(r.meta.get("imported")),
+            }
+            for r in runtime.session.store.matches()
+            if r.game == runtime.game.id
+        ]
+    )
+
+
+@bp.get("/api/games/<int:match_id>/record.json")
+@host_only
+def record_json(match_id: int) -> Response:
+    runtime = _runtime()
+    record = export_record(runtime.game, runtime.session.store, match_id)
+    answer = jsonify(record)
+    answer.headers["Content-Disposition"] = (
+        f'attachment; filename="{runtime.game.id}-game-{match_id}.json"'
+    )
+    return answer
+
+
+@bp.get("/api/games/<int:match_id>/record.txt")
+@host_only
+def record_text(match_id: int) -> Response:
+    runtime = _runtime()
+    text = text_record(export_record(runtime.game, runtime.session.store, match_id))
+    return Response(
+        text,
+        mimetype="text/plain",
+        headers={
+            "Content-Disposition": f'attachment; filename="{runtime.game.id}-game-{match_id}.txt"'
+        },
+    )
+
+
+@bp.post("/api/games/<int:match_id>/open")
+@host_only
+def open_game(match_id: int) -> Response:
+    _runtime().session.open(match_id)
+    return _changed()
+
+
+@bp.post("/api/import")
+@host_only
+def import_game() -> Response:
+    runtime = _runtime()
+    match_id = import_record(runtime.game, runtime.session.store, _body())
+    runtime.session.open(match_id)
+    return _changed(match_id=match_id)
 
 
 @bp.get("/api/links")

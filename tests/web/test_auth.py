@@ -88,6 +88,6 @@ def test_guessed_private_links_find_nothing(viewer, host) -> None:
 
 def test_an_oversized_request_is_refused(host) -> None:
     answer = host.post(
-        "/api/event", data=b"{" + b" " * (70 * 1024) + b"}", content_type="application/json"
+        "/api/import", data=b"{" + b" " * (3 * 1024 * 1024) + b"}", content_type="application/json"
     )
-    assert answer.status_code == 413
+    assert answer.status_code == 413 and "too big" in answer.get_json()["error"]

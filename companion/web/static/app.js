@@ -29,6 +29,47 @@
     return data;
   }
 
+  // ---- past games: open, export, import -----------------------------------------------------
+  async function loadGames() {
+    let data;
+    try { data = await call("/api/games"); } catch (e) { toast(e.message); return; }
+    $("games").replaceChildren(...data.games.map((g) => {
+      const li = document.createElement("li");
+      const when = new Date(g.created * 1000).toLocaleString();
+      const label = document.createElement("span");
+      label.textContent = `#${g.id} ${when} · ${g.names.join(", ")}${g.finished ? "" : " · unfinished"}`;
+      const open = document.createElement("button");
+      open.type = "button";
+      open.textContent = "Open";
+      open.addEventListener("click", async () => {
+        try { render((await call(`/api/games/${g.id}/open`, {})).snapshot); } catch (e) { toast(e.message); }
+      });
+      const json = document.createElement("a");
+      json.href = `/api/games/${g.id}/record.json`;
+      json.textContent = "JSON";
+      const text = document.createElement("a");
+      text.href = `/api/games/${g.id}/record.txt`;
+      text.textContent = "text";
+      li.append(label, " ", open, " ", json, " ", text);
+      return li;
+    }));
+  }
+
+  async function importGame() {
+    const file = $("import-file").files[0];
+    if (!file) return;
+    try {
+      const record = JSON.parse(await file.text());
+      const answer = await call("/api/import", record);
+      render(answer.snapshot);
+      toast(`Loaded game #${answer.match_id}`);
+      loadGames();
+    } catch (e) {
+      toast(e instanceof SyntaxError ? "That file is not a game record (JSON)" : e.message);
+    }
+    $("import-file").value = "";
+  }
+
   // ---- host or viewer -----------------------------------------------------------------------
   function setHost(host) {
     const was = body.dataset.host;
@@ -425,6 +466,8 @@
   }
 
   $("login-form").addEventListener("submit", login);
+  $("games-box").addEventListener("toggle", () => { if ($("games-box").open) loadGames(); });
+  $("import-file").addEventListener("change", importGame);
   $("player-count").addEventListener("change", renderNameInputs);
   $("setup-form").addEventListener("submit", startGame);
   $("board").addEventListener("click", tapBoard);
