@@ -297,13 +297,20 @@ def serve(
     log.info("watching %s", frames.description)
     service.start()
     pin = new_pin()
-    app = create_app(service, {"PIN": pin, "SECRET_KEY": _secret_key(store_path.parent)})
+    address = socket.gethostbyname(socket.gethostname()) if host in ("0.0.0.0", "::") else host
+    join_url = f"http://{address}:{port}/"
+    app = create_app(
+        service, {"PIN": pin, "SECRET_KEY": _secret_key(store_path.parent), "JOIN_URL": join_url}
+    )
     log.info("host PIN: %s  (enter it on the page to start games, undo and correct)", pin)
     if host in ("0.0.0.0", "::"):
-        address = socket.gethostbyname(socket.gethostname())
-        log.info("phones on this network join at http://%s:%d  (Ctrl+C to stop)", address, port)
+        log.info("phones on this network join at %s  (Ctrl+C to stop)", join_url)
     else:
-        log.info("referee page: http://%s:%d  (Ctrl+C to stop)", host, port)
+        log.info(
+            "referee page: %s  (only this machine: --host 0.0.0.0 lets phones join; "
+            "Ctrl+C to stop)",
+            join_url,
+        )
     try:
         waitress.serve(app, host=host, port=port, threads=24, channel_timeout=30, _quiet=True)
     finally:

@@ -130,6 +130,21 @@ def hand_entry(token: str) -> Response:
     return jsonify(private)
 
 
+@bp.get("/api/join")
+def join() -> Response:
+    """How phones reach this page: the address and its QR code (an SVG), when known."""
+    url = current_app.config.get("JOIN_URL")
+    if not url:
+        return jsonify(url=None, qr_svg=None)
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False)
+    return jsonify(url=url, qr_svg=out.getvalue().decode("utf-8"))
+
+
 @bp.get("/api/games")
 @host_only
 def games() -> Response:

@@ -230,3 +230,14 @@ def test_stream_opens_with_the_current_snapshot_and_frees_on_close(
     assert json.loads(pushed.split("data: ", 1)[1])["verdicts"][-1]["legal"] is True
     resp.close()
     assert table.broadcaster.subscribers == 0
+
+
+def test_join_link_and_its_qr_code(table) -> None:
+    from companion.web import create_app
+
+    app = create_app(table, {"TESTING": True, "JOIN_URL": "http://10.1.2.3:8000/"})
+    join = app.test_client().get("/api/join").get_json()
+    assert join["url"] == "http://10.1.2.3:8000/"
+    assert join["qr_svg"].startswith("<svg") and "</svg>" in join["qr_svg"]
+    bare = create_app(table, {"TESTING": True}).test_client().get("/api/join").get_json()
+    assert bare == {"url": None, "qr_svg": None}

@@ -29,6 +29,55 @@
     return data;
   }
 
+  // ---- joining, sound and vibration ------------------------------------------------------------
+  async function loadJoin() {
+    try {
+      const join = await call("/api/join");
+      $("join-url").textContent = join.url
+        ? `Phones on the same network open ${join.url}`
+        : "This page is only reachable from this machine (start with --host 0.0.0.0).";
+      $("join-qr").innerHTML = join.qr_svg || "";
+    } catch (e) { toast(e.message); }
+  }
+
+  // Browsers play sound only after the page was touched once; vibration needs a phone.
+  let audio = null;
+  document.addEventListener("pointerdown", () => {
+    if (!audio && window.AudioContext) audio = new AudioContext();
+  }, { once: true });
+
+  function beep(freqs) {
+    if (!audio) return;
+    freqs.forEach((freq, i) => {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.value = 0.15;
+      osc.connect(gain).connect(audio.destination);
+      const at = audio.currentTime + i * 0.18;
+      osc.start(at);
+      osc.stop(at + 0.15);
+    });
+  }
+
+  let heard = null;
+  function announce(verdicts) {
+    const last = verdicts[verdicts.length - 1];
+    const key = `${shown.match}:${verdicts.length}`;
+    if (heard === null || !last) { heard = key; return; } // nothing new on first load
+    if (key === heard) return;
+    heard = key;
+    if (!last.legal) {
+      beep([220, 180]);
+      if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+      body.dataset.alert = "illegal";
+    } else if (last.shout) {
+      beep([523, 659, 784]);
+      if (navigator.vibrate) navigator.vibrate(120);
+      body.dataset.alert = "shout";
+    }
+  }
+
   // ---- past games: open, export, import -----------------------------------------------------
   async function loadGames() {
     let data;
@@ -138,6 +187,7 @@
     const view = next.view || {};
     renderSync(next.sync);
     renderVerdict(next.verdicts || [], view);
+    announce(next.verdicts || []);
     renderStatus(view, next.status);
     $("board").innerHTML = next.board_svg || "";
     renderMoves(next.verdicts || [], view);
@@ -466,6 +516,7 @@
   }
 
   $("login-form").addEventListener("submit", login);
+  $("join-box").addEventListener("toggle", () => { if ($("join-box").open) loadJoin(); });
   $("games-box").addEventListener("toggle", () => { if ($("games-box").open) loadGames(); });
   $("import-file").addEventListener("change", importGame);
   $("player-count").addEventListener("change", renderNameInputs);
