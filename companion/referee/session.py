@@ -39,6 +39,10 @@ class _Record:
     cells: tuple[str, ...]
 
 
+DOUBT_BELOW = 0.35
+"""Confidence under which a changed cell makes the referee ask (readers give ~1 when sure)."""
+
+
 def _diff(game: Game, a: State, b: State) -> list[str]:
     """Cells whose values differ between two states, in the game's cell order."""
     cells_a = game.cells(a)
@@ -172,6 +176,9 @@ class Session:
         self.on_change = on_change
         self.defaults: JSON = {}
         """Settings given on the command line (``--setting``), under what the page sends."""
+        self.doubt_below = DOUBT_BELOW
+        """A changed cell read with less confidence than this is asked about, not judged."""
+        self._doubt: tuple[State, int | None, Any, list[str]] | None = None
         self.on_correct: Callable[[str, str], None] | None = None
         """Told of every correction (cell, value): the camera's reader may learn from it."""
         self._lock = threading.RLock()
@@ -279,6 +286,7 @@ class Session:
         self._meta = meta
         self._finished_logged = replay.match.finished
         self._closed = False
+        self._doubt = None
         self._sync_ok = True
         self._sync_cells = []
         self._raw = self._observed = None
@@ -328,7 +336,44 @@ class Session:
         # Until a board has been accepted, a board equal to the start state is still judged:
         # it is the set-up check, and the gate shows a resting board only once.
         if state == match.state and replay.set_up:
-            return None, resynced
+            had_doubt, self._doubt = self._doubt is not None, None
+            return None, resynced or had_doubt
+        unsure = self._unsure_cells(match.state, state, confidence)
+        if unsure:
+            # ask rather than guess: the host confirms or rejects on the page
+            self._doubt = (state, frame, confidence, unsure)
+            self._bump()
+            return None, True
+        self._doubt = None
+        return self._judge_board(state, frame, confidence), True
+
+    def _unsure_cells(self, before: State, state: State, confidence: Any) -> list[str]:
+        """Changed cells the camera read with less confidence than ``doubt_below``."""
+        if confidence is None or not len(confidence) or self.doubt_below <= 0:
+            return []
+        names = list(self.game.cells(state))
+        if len(names) != len(confidence):
+            return []
+        index = {name: i for i, name in enumerate(names)}
+        changed = _diff(self.game, before, state)
+        return [c for c in changed if float(confidence[index[c]]) < self.doubt_below]
+
+    def confirm(self, accept: bool) -> Verdict | None:
+        """The host's answer to a doubtful reading: judge it as read, or drop it (then the
+        players fix the board or correct the cell, and the camera looks again)."""
+        with self._lock:
+            self._require_open()
+            if self._doubt is None:
+                raise InputError("there is no doubtful reading to confirm")
+            state, frame, confidence, _ = self._doubt
+            self._doubt = None
+            verdict = self._judge_board(state, frame, confidence) if accept else None
+            self._bump()
+        self._notify()
+        return verdict
+
+    def _judge_board(self, state: State, frame: int | None, confidence: Any) -> Verdict | None:
+        """Log a settled board, then judge it (an illegal one puts the table out of sync)."""
         frame = None if frame is None else int(frame)
         payload: JSON = {"state": self.game.format_state(state), "frame": frame}
         if confidence is not None and len(confidence):
@@ -340,7 +385,7 @@ class Session:
             self._sync_ok = False
             self._sync_cells = _diff(self.game, state, self._match().state)
         self._bump()
-        return verdict, True
+        return verdict
 
     def reconcile(self, state: State) -> State:
         """A camera reading with what the match knows better filled in (see Match.reconcile)."""
@@ -529,9 +574,21 @@ class Session:
                     "message": "" if self._sync_ok else _sentence(self._sync_cells),
                 },
                 "view": match.public_view(),
+                "doubt": self._doubt_view(),
                 "verdicts": self.verdicts,
                 "version": self._version,
             }
+
+    def _doubt_view(self) -> JSON | None:
+        if self._doubt is None:
+            return None
+        state, _, _, cells = self._doubt
+        names = " and ".join(cells)
+        return {
+            "cells": cells,
+            "board_svg": self.game.board_svg(state, highlights=tuple(cells)),
+            "message": f"The camera is not sure about {names}: is the board drawn here right?",
+        }
 
     def links(self) -> list[JSON]:
         """Each player's private page token, for the organiser to hand out."""

@@ -130,6 +130,17 @@ def hand_entry(token: str) -> Response:
     return jsonify(private)
 
 
+@bp.post("/api/confirm")
+@host_only
+def confirm() -> Response:
+    """The host's answer to a doubtful reading: {"accept": true} judges it as read."""
+    accept = _body().get("accept")
+    if not isinstance(accept, bool):
+        raise InputError("'accept' must be true or false")
+    _runtime().session.confirm(accept)
+    return _changed()
+
+
 @bp.get("/api/join")
 def join() -> Response:
     """How phones reach this page: the address and its QR code (an SVG), when known."""

@@ -91,3 +91,10 @@ def test_an_oversized_request_is_refused(host) -> None:
         "/api/import", data=b"{" + b" " * (3 * 1024 * 1024) + b"}", content_type="application/json"
     )
     assert answer.status_code == 413 and "too big" in answer.get_json()["error"]
+
+
+def test_only_the_host_answers_a_doubtful_reading(viewer, host) -> None:
+    assert viewer.post("/api/confirm", json={"accept": True}).status_code == 403
+    host.post("/api/start", json={"players": 2})
+    answer = host.post("/api/confirm", json={"accept": True})
+    assert answer.status_code == 400 and "no doubtful reading" in answer.get_json()["error"]

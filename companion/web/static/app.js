@@ -186,12 +186,24 @@
 
     const view = next.view || {};
     renderSync(next.sync);
+    renderDoubt(next.doubt);
     renderVerdict(next.verdicts || [], view);
     announce(next.verdicts || []);
     renderStatus(view, next.status);
     $("board").innerHTML = next.board_svg || "";
     renderMoves(next.verdicts || [], view);
     if (linksFor !== next.match_id && body.dataset.host === "yes") loadLinks(next.match_id);
+  }
+
+  function renderDoubt(doubt) {
+    $("doubt").hidden = !doubt;
+    if (!doubt) return;
+    $("doubt-text").textContent = doubt.message;
+    $("doubt-board").innerHTML = doubt.board_svg;
+  }
+
+  async function answerDoubt(accept) {
+    try { render((await call("/api/confirm", { accept })).snapshot); } catch (e) { toast(e.message); }
   }
 
   function renderSync(sync) {
@@ -516,6 +528,8 @@
   }
 
   $("login-form").addEventListener("submit", login);
+  $("doubt-yes").addEventListener("click", () => answerDoubt(true));
+  $("doubt-no").addEventListener("click", () => answerDoubt(false));
   $("join-box").addEventListener("toggle", () => { if ($("join-box").open) loadJoin(); });
   $("games-box").addEventListener("toggle", () => { if ($("games-box").open) loadGames(); });
   $("import-file").addEventListener("change", importGame);
