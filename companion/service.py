@@ -46,6 +46,9 @@ CAMERA_VIEW_PERIOD = 0.25
 """Seconds between camera pictures pushed to the page: enough to see hands, cheap on a Pi."""
 POSITION_CHECK_EVERY = 15
 """Frames between checks that the board and camera have not moved since calibration."""
+WEB_THREADS = 48
+"""Each open page holds one thread for its event stream: 30 phones and the page requests of a
+busy evening (scripts/load_test.py) with room to spare."""
 RETRY_SECONDS = 2.0
 MAX_RETRY_SECONDS = 30.0
 
@@ -312,6 +315,8 @@ def serve(
             join_url,
         )
     try:
-        waitress.serve(app, host=host, port=port, threads=24, channel_timeout=30, _quiet=True)
+        waitress.serve(
+            app, host=host, port=port, threads=WEB_THREADS, channel_timeout=30, _quiet=True
+        )
     finally:
         service.stop()

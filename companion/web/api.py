@@ -79,8 +79,10 @@ def stream() -> Response:
     def initial() -> list[tuple[str, Any]]:
         return [("snapshot", runtime.session.snapshot())]
 
+    header = request.headers.get("Last-Event-ID", "")
+    last_id = int(header) if header.isdigit() else None
     return Response(
-        runtime.broadcaster.stream(initial),
+        runtime.broadcaster.stream(initial, last_id=last_id),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

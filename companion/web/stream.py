@@ -18,13 +18,22 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-Event = tuple[str, str]
-"""(kind, JSON text): serialised once at publish time, shared by every subscriber."""
+Event = tuple[str, str, int]
+"""(kind, JSON text, id): serialised once at publish time, shared by every subscriber."""
+
+RECENT_EVENTS = 64
+"""Events kept for a phone that reconnects with ``Last-Event-ID`` (a planned stream end or a
+wifi blink): it gets what it missed instead of a gap."""
+STREAM_BYTES = 768 * 1024
+"""A stream ends after this much and the page reconnects at once (resuming by event id):
+waitress keeps everything a connection ever sent in its output buffer, in memory up to 1 MB
+and then in a temporary file, so a stream held open all evening would only grow."""
 
 
-def format_event(kind: str, data_json: str) -> str:
+def format_event(kind: str, data_json: str, event_id: int | None = None) -> str:
     """One SSE message; ``json.dumps`` never emits a newline, so one ``data:`` line suffices."""
-    return f"event: {kind}\ndata: {data_json}\n\n"
+    head = "" if event_id is None else f"id: {event_id}\n"
+    return f"{head}event: {kind}\ndata: {data_json}\n\n"
 
 
 class Subscription:
@@ -65,10 +74,15 @@ class Subscription:
                 self._ready.wait(timeout)
             return self._events.popleft() if self._events else None
 
+    def drop_through(self, event_id: int) -> None:
+        """Forget queued events already sent by a replay (ids up to ``event_id``)."""
+        with self._ready:
+            self._events = deque(e for e in self._events if e[2] > event_id)
+
     def pending(self) -> list[str]:
         """The kinds of the queued events, oldest first (for tests and diagnostics)."""
         with self._ready:
-            return [kind for kind, _ in self._events]
+            return [event[0] for event in self._events]
 
 
 class Broadcaster:
@@ -79,6 +93,8 @@ class Broadcaster:
         self.heartbeat = heartbeat
         self._subs: set[Subscription] = set()
         self._lock = threading.Lock()
+        self._last_id = 0
+        self._recent: deque[Event] = deque(maxlen=RECENT_EVENTS)
 
     @property
     def subscribers(self) -> int:
@@ -87,11 +103,29 @@ class Broadcaster:
 
     def publish(self, kind: str, data: Any) -> None:
         """Send ``data`` (JSON-serialisable) as an event of ``kind`` to every subscriber."""
-        event = (kind, json.dumps(data, separators=(",", ":")))
+        text = json.dumps(data, separators=(",", ":"))
         with self._lock:
+            self._last_id += 1
+            event = (kind, text, self._last_id)
+            self._recent.append(event)
             subs = list(self._subs)
         for sub in subs:
             sub.put(event)
+
+    def _missed(self, last_id: int | None) -> list[Event] | None:
+        """Events after ``last_id`` if they are all still kept, else None (send a snapshot)."""
+        if last_id is None:
+            return None
+        with self._lock:
+            recent = list(self._recent)
+            current = self._last_id
+        if last_id > current:
+            return None  # an id from before a restart
+        if last_id == current:
+            return []
+        if not recent or recent[0][2] > last_id + 1:
+            return None
+        return [e for e in recent if e[2] > last_id]
 
     def subscribe(self) -> Subscription:
         sub = Subscription(self.queue_size)
@@ -103,7 +137,13 @@ class Broadcaster:
         with self._lock:
             self._subs.discard(sub)
 
-    def stream(self, initial: Callable[[], Iterable[tuple[str, Any]]]) -> Iterator[str]:
+    def stream(
+        self,
+        initial: Callable[[], Iterable[tuple[str, Any]]],
+        *,
+        last_id: int | None = None,
+        max_bytes: int = STREAM_BYTES,
+    ) -> Iterator[str]:
         """The SSE body for one client.
 
         ``initial`` is called after subscribing, so nothing published in between is lost; the
@@ -113,12 +153,23 @@ class Broadcaster:
         """
         sub = self.subscribe()
         try:
-            yield "retry: 2000\n\n"  # reconnect quickly after the Pi's wifi blinks
-            for kind, data in initial():
-                yield format_event(kind, json.dumps(data, separators=(",", ":")))
-            while True:
+            yield "retry: 1000\n\n"  # reconnect quickly after the Pi's wifi blinks
+            missed = self._missed(last_id)
+            if missed is None:
+                with self._lock:
+                    now = self._last_id
+                for kind, data in initial():
+                    yield format_event(kind, json.dumps(data, separators=(",", ":")), now)
+            else:
+                for event in missed:
+                    yield format_event(*event)
+                    sub.drop_through(event[2])
+            sent = 0
+            while sent < max_bytes:
                 event = sub.get(self.heartbeat)
-                yield format_event(*event) if event else ": heartbeat\n\n"
+                chunk = format_event(*event) if event else ": heartbeat\n\n"
+                sent += len(chunk)
+                yield chunk
         finally:
             self.unsubscribe(sub)
             log.debug("stream closed; %d left", self.subscribers)

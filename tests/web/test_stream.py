@@ -160,3 +160,41 @@ def test_waitress_streams_live_and_frees_a_disconnected_client(served_hub) -> No
 
     sock.close()  # the phone walks out of wifi range
     assert _wait_for(lambda: hub.subscribers == 0), "the stream kept its thread after disconnect"
+
+
+def _events(chunks: list[str]) -> list[tuple[int | None, str]]:
+    out = []
+    for chunk in chunks:
+        if "event: " not in chunk:
+            continue
+        lines = dict(line.split(": ", 1) for line in chunk.strip().split("\n"))
+        out.append((int(lines["id"]) if "id" in lines else None, lines["data"]))
+    return out
+
+
+def test_a_phone_that_reconnects_gets_what_it_missed() -> None:
+    hub = Broadcaster(heartbeat=0.01)
+    for n in range(5):
+        hub.publish("snapshot", {"version": n})
+    stream = hub.stream(lambda: [("snapshot", {"version": 99})], last_id=2)
+    got = [next(stream) for _ in range(4)]
+    stream.close()
+    assert _events(got) == [(3, '{"version":2}'), (4, '{"version":3}'), (5, '{"version":4}')]
+
+
+def test_a_phone_too_far_behind_gets_the_current_snapshot() -> None:
+    hub = Broadcaster(heartbeat=0.01)
+    for n in range(100):
+        hub.publish("snapshot", {"version": n})
+    stream = hub.stream(lambda: [("snapshot", {"version": 99})], last_id=3)
+    got = [next(stream) for _ in range(2)]
+    stream.close()
+    assert _events(got) == [(100, '{"version":99}')]
+
+
+def test_a_stream_ends_after_its_byte_budget() -> None:
+    hub = Broadcaster(heartbeat=0.01)
+    stream = hub.stream(lambda: [("snapshot", {})], max_bytes=100)
+    chunks = list(stream)  # heartbeats until the budget is spent, then the stream ends
+    assert sum(len(c) for c in chunks[2:]) >= 100
+    assert hub.subscribers == 0
