@@ -221,12 +221,12 @@ def test_stream_opens_with_the_current_snapshot_and_frees_on_close(
     chunks = iter(resp.response)
     assert next(chunks).startswith(b"retry:")
     first = next(chunks).decode()
-    assert first.startswith("event: snapshot\n")
+    assert first.startswith("id: ") and "\nevent: snapshot\n" in first
     assert json.loads(first.split("data: ", 1)[1])["view"]["players"][0]["name"] == "Ann"
     assert table.broadcaster.subscribers == 1
     table.session.observe(Tray.start())
     pushed = next(chunks).decode()
-    assert pushed.startswith("event: snapshot\n")
+    assert pushed.startswith("id: ") and "\nevent: snapshot\n" in pushed
     assert json.loads(pushed.split("data: ", 1)[1])["verdicts"][-1]["legal"] is True
     resp.close()
     assert table.broadcaster.subscribers == 0
