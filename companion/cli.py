@@ -122,6 +122,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="render a whole scripted game (frames, profile, expected verdicts) instead",
     )
 
+    mount = sub.add_parser("mount", help="how high to mount the camera above the board")
+    _add_game(mount)
+    mount.add_argument("--camera", default="cm3", help="cm3, cm3-wide, cm2 or webcam")
+    mount.add_argument("--cell-cm", type=float, help="one square of your board, in cm")
+
     bench = sub.add_parser("bench", help="measure speed and accuracy per stage")
     _add_game(bench, required=False)
     bench.add_argument("--boards", type=int, default=200, help="rendered boards to read")
@@ -224,6 +229,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_mount(args: argparse.Namespace) -> int:
+    from companion.setup.mount import advise, camera_named
+
+    advice = advise(find_game(args.game).geometry, camera_named(args.camera), cell_cm=args.cell_cm)
+    print(advice.text)
+    return 0 if advice.enough else EXIT_ERROR
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from companion.service import serve
 
@@ -249,6 +262,7 @@ COMMANDS = {
     "referee": _cmd_referee,
     "render": _cmd_render,
     "bench": _cmd_bench,
+    "mount": _cmd_mount,
 }
 
 

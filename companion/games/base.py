@@ -39,6 +39,10 @@ class BoardGeometry:
     rows: int
     cell_px: int = 32
     margin: float = 0.5
+    cell_cm: float = 3.0
+    """A cell's size on a real board, in cm (for mounting advice; a user can give his own)."""
+    min_camera_px: int = 40
+    """Camera pixels a cell needs for the reader to be reliable (what the renders were read at)."""
 
     @property
     def size(self) -> tuple[int, int]:

@@ -21,7 +21,10 @@ class AmoebaGame(Game):
 
     id: ClassVar[str] = "amoeba"
     title: ClassVar[str] = "Amoeba"
-    geometry: ClassVar[BoardGeometry] = BoardGeometry(cols=SIZE, rows=SIZE, cell_px=32, margin=0.5)
+    # tile size assumed (no measured tray found): ~3 cm tiles in a ~23 cm tray
+    geometry: ClassVar[BoardGeometry] = BoardGeometry(
+        cols=SIZE, rows=SIZE, cell_px=32, margin=0.5, cell_cm=3.0, min_camera_px=40
+    )
 
     def start_state(self) -> Tray:
         return Tray.start()

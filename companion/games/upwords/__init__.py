@@ -31,7 +31,10 @@ class UpwordsGame(Game):
 
     id: ClassVar[str] = "upwords"
     title: ClassVar[str] = "Upwords"
-    geometry: ClassVar[BoardGeometry] = BoardGeometry(cols=SIZE, rows=SIZE, cell_px=32, margin=0.5)
+    # squares assumed ~2.3 cm (a 10x10 grid of about 23 cm); letters need more pixels than arcs
+    geometry: ClassVar[BoardGeometry] = BoardGeometry(
+        cols=SIZE, rows=SIZE, cell_px=32, margin=0.5, cell_cm=2.3, min_camera_px=45
+    )
 
     def start_state(self) -> Board:
         return Board.empty()
