@@ -127,6 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
     mount.add_argument("--camera", default="cm3", help="cm3, cm3-wide, cm2 or webcam")
     mount.add_argument("--cell-cm", type=float, help="one square of your board, in cm")
 
+    doctor = sub.add_parser("doctor", help="check camera, profile, light, focus and board")
+    _add_game(doctor, required=False)
+    doctor.add_argument("--source", default="auto", help="the camera to check (as for serve)")
+    doctor.add_argument("--profile", type=Path, help="the calibration profile to check")
+
     bench = sub.add_parser("bench", help="measure speed and accuracy per stage")
     _add_game(bench, required=False)
     bench.add_argument("--boards", type=int, default=200, help="rendered boards to read")
@@ -237,6 +242,15 @@ def _cmd_mount(args: argparse.Namespace) -> int:
     return 0 if advice.enough else EXIT_ERROR
 
 
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from companion.setup.doctor import examine
+
+    checks = examine(find_game(args.game), source=args.source, profile_path=args.profile)
+    for check in checks:
+        print(f"{'ok     ' if check.ok else 'PROBLEM'}  {check.name:<8} {check.text}")
+    return 0 if all(c.ok for c in checks) else EXIT_ERROR
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from companion.service import serve
 
@@ -263,6 +277,7 @@ COMMANDS = {
     "render": _cmd_render,
     "bench": _cmd_bench,
     "mount": _cmd_mount,
+    "doctor": _cmd_doctor,
 }
 
 
