@@ -33,7 +33,17 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     except OSError as err:
         raise InputError(f"cannot open {path}: {err.strerror}") from None
     with handle:
-        for number, line in enumerate(handle, start=1):
+        number = 0
+        while True:
+            number += 1
+            try:
+                line = handle.readline()
+            except UnicodeDecodeError:
+                raise InputError(
+                    f"line {number} of {path} is not text (UTF-8): is it really a .jsonl file?"
+                ) from None
+            if not line:
+                return
             if not line.strip():
                 continue
             try:
