@@ -38,6 +38,7 @@ from companion.replay import PROFILE_FILE, folder_settings
 from companion.samples import default_sample
 from companion.vision.calibration import Profile
 from companion.vision.pipeline import BoardPipeline
+from companion.vision.recheck import relocate
 from companion.web.stream import Broadcaster
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,13 @@ WEB_THREADS = 48
 """Each open page holds one thread for its event stream: 30 phones and the page requests of a
 busy evening (scripts/load_test.py) with room to spare."""
 RETRY_SECONDS = 2.0
+STALL_SECONDS = 5.0
+"""A live camera silent this long is reported on the page."""
+HANG_SECONDS = 60.0
+"""...and this long means its driver hangs: the process exits for systemd to restart it."""
+EXIT_CAMERA_HUNG = 75
+BLACK_LEVEL = 12.0
+BLACK_MESSAGE = "the camera gives black pictures: is the lens covered, or the light off?"
 MAX_RETRY_SECONDS = 30.0
 
 
@@ -84,6 +92,11 @@ class TableService:
         self.reopen: Callable[[], FrameSource] | None = None
         """How to open the camera again after it stopped (None: do not)."""
         self.retry_seconds = RETRY_SECONDS
+        self.hang_seconds = HANG_SECONDS
+        self.exit_on_hang = False
+        """`serve` sets it: only a whole process can be restarted out of a hung driver."""
+        self._last_frame_at = time.monotonic()
+        self._watchdog = threading.Thread(target=self._watch, name="camera-watch", daemon=True)
         self._thread = threading.Thread(target=self._run, name="camera-loop", daemon=True)
 
     # --- runtime interface used by the web app ------------------------------------------------
@@ -105,6 +118,7 @@ class TableService:
     # --- the loop -------------------------------------------------------------------------------
     def start(self) -> None:
         self._thread.start()
+        self._watchdog.start()
 
     def join(self, timeout: float | None = None) -> None:
         """Wait for the loop to end (a replay that ran out of frames)."""
@@ -153,6 +167,7 @@ class TableService:
                 if self._stop.is_set():
                     return
                 self._frames += 1
+                self._last_frame_at = time.monotonic()
                 try:
                     reading, board = self.pipeline.read(frame.image)
                 except CompanionError as err:
@@ -160,10 +175,13 @@ class TableService:
                     self.gate.feed(None, None)
                     continue
                 self._show(board)
+                if float(board.mean()) < BLACK_LEVEL:
+                    self._set_health(False, BLACK_MESSAGE)
+                    self.gate.feed(None, None)
+                    continue
                 reading = replace(reading, state=self.session.reconcile(reading.state))
                 if self._frames % POSITION_CHECK_EVERY == 0:
-                    drift = self.pipeline.check_position(board)
-                    self._set_health(not drift.moved, drift.message if drift.moved else "")
+                    self._check_position(frame.image, board)
                 elif self._message and not self._message.startswith("board or camera"):
                     self._set_health(True, "")
                 settled = self.gate.feed(board, reading)
@@ -174,6 +192,41 @@ class TableService:
                     self.session.observe(
                         settled.state, frame=frame.index, confidence=settled.confidence
                     )
+
+    def _check_position(self, image: np.ndarray, board: np.ndarray) -> None:
+        """Warn when the board or camera moved; with markers, find the board again."""
+        drift = self.pipeline.check_position(board)
+        if not drift.moved:
+            if self._message.startswith("board or camera"):
+                self._set_health(True, "")
+            return
+        profile = self.pipeline.profile
+        found = relocate(self.game, image, profile) if self.pipeline.reader.follows_board else None
+        if found is None:
+            self._set_health(False, drift.message)
+            return
+        self.pipeline = BoardPipeline(self.game, found)
+        self.gate.feed(None, None)
+        if profile.path:
+            try:
+                found.save(profile.path)
+            except CompanionError as err:
+                log.warning("the board's new place is not saved: %s", err)
+        self._set_health(True, "the board moved: found again by its markers")
+
+    def _watch(self) -> None:
+        """Notice a camera that stops giving pictures; if its driver hangs the loop for good,
+        end the process so that systemd starts a fresh one (a blocked driver call cannot be
+        interrupted from Python)."""
+        while not self._stop.wait(1.0):
+            if not self.source.live:
+                continue
+            quiet = time.monotonic() - self._last_frame_at
+            if quiet > self.hang_seconds and self.exit_on_hang:
+                log.critical("no picture for %.0f s: the camera driver hangs; exiting", quiet)
+                os._exit(EXIT_CAMERA_HUNG)
+            if quiet > STALL_SECONDS:
+                self._set_health(False, f"no picture from the camera for {quiet:.0f} s")
 
     def learn_correction(self, cell: str, value: str) -> None:
         """A player corrected a misread: let the reader learn it (e.g. this set's font) from the
@@ -295,6 +348,7 @@ def serve(
         game, session, broadcaster, frames, pipeline, StillnessGate(settle_frames=settle)
     )
     session.on_correct = service.learn_correction
+    service.exit_on_hang = True
     if frames.live:
         service.reopen = lambda: open_source(source, sample_dir=sample, fps=fps)
     log.info("watching %s", frames.description)

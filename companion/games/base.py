@@ -129,6 +129,11 @@ class Layer:
 class Reader(ABC):
     """Turns a rectified board image into a ``Reading``; built once per camera by calibration."""
 
+    follows_board: ClassVar[bool] = True
+    """True when the board-plane corners are all the reader needs, so a board found again at
+    a new place (by its markers, after a knock) is read with no new calibration.  A reader that
+    learned the camera's pose for raised pieces says False."""
+
     @abstractmethod
     def read(self, board: np.ndarray) -> Reading:
         """Read one rectified BGR image of ``Game.geometry.size``."""
