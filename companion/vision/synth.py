@@ -30,7 +30,9 @@ class Pose:
     """Where the camera looks at the board from."""
 
     tilt_deg: float = 0.0
-    """Angle between the optical axis and the table's normal (0 = straight down)."""
+    """Angle between the table's normal and the line from the board's centre to the camera
+    (0 = straight down; panning to place the board at ``offset`` turns the optical axis a
+    little further)."""
     tilt_axis_deg: float = 0.0
     """Direction, in the table plane, of the axis the camera is tilted about."""
     yaw_deg: float = 0.0
@@ -39,6 +41,9 @@ class Pose:
     """The tray's bounding box as a share of the frame's shorter side."""
     offset: tuple[float, float] = (0.0, 0.0)
     """Where the board sits in the room left by ``fill``: -1..1 on each axis."""
+    focal: float | None = None
+    """Focal length as a share of the frame width (a Pi Camera 3 is about 0.77, a wide lens
+    0.4, webcams 0.6-0.9); None: whatever fills the frame from ``CAMERA_DISTANCE``."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,7 @@ def random_pose(rng: np.random.Generator, max_tilt: float = 20.0) -> Pose:
         yaw_deg=float(rng.uniform(0.0, 360.0)),
         fill=float(rng.uniform(0.5, 0.7)),
         offset=(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))),
+        focal=float(rng.uniform(0.6, 1.0)),
     )
 
 
@@ -160,17 +166,17 @@ def _rotation(tilt_deg: float, axis_deg: float, yaw_deg: float) -> np.ndarray:
 def _camera(game: Game, pose: Pose, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """The pinhole camera of ``pose``: (K, [R | t]) for board points in cells.
 
-    The camera sits ``CAMERA_DISTANCE`` board widths from the board centre along its optical
-    axis; K's focal length and principal point are chosen so that the markers' outer extent
-    fits the frame and the tray fills ``pose.fill`` of it.
+    K has its principal point at the frame's centre, as a real sensor does.  With
+    ``pose.focal`` unset the camera stands ``CAMERA_DISTANCE`` board widths from the board
+    centre and the focal length is what makes the tray fill ``pose.fill`` of the frame; with it
+    set, the lens is fixed and the distance is what fills the frame.  Either way the camera
+    backs off until the markers fit, and the board is put at ``pose.offset`` by turning the
+    camera about its own centre (panning), not by shifting K.
     """
     geo = game.geometry
     centre = np.array([geo.cols / 2, geo.rows / 2])
     extent = max(geo.cols, geo.rows) + 2 * geo.margin
     rot = _rotation(pose.tilt_deg, pose.tilt_axis_deg, pose.yaw_deg)
-    t = np.array([0.0, 0.0, CAMERA_DISTANCE * extent]) - rot[:, :2] @ centre
-    camera = np.column_stack([rot[:, 0], rot[:, 1], t])
-    # fit the markers' outer extent (what must stay in view) into the frame
     reach = geo.margin + 1.0 + 2 * QUIET
     outer = np.array(
         [
@@ -182,19 +188,62 @@ def _camera(game: Game, pose: Pose, size: tuple[int, int]) -> tuple[np.ndarray, 
         dtype=np.float64,
     )
     tray = _tray_points(game)
-    proj = _apply(camera, outer)
-    tray_proj = _apply(camera, tray)
-    tray_span = (tray_proj.max(axis=0) - tray_proj.min(axis=0)).max()
     width, height = size
-    scale = pose.fill * min(width, height) / tray_span
-    span = (proj.max(axis=0) - proj.min(axis=0)) * scale
-    scale *= min(1.0, 0.98 * min(width / span[0], height / span[1]))
-    span = (proj.max(axis=0) - proj.min(axis=0)) * scale
-    room = np.maximum(np.array([width, height]) - span, 0.0)
-    low = proj.min(axis=0) * scale
-    shift = (room / 2) * (1 + np.clip(np.array(pose.offset), -1, 1)) - low
-    fit = np.array([[scale, 0, shift[0]], [0, scale, shift[1]], [0, 0, 1]])
-    return fit, np.column_stack([rot, t])
+    middle = np.array([width / 2.0, height / 2.0])
+
+    def intrinsic(focal: float) -> np.ndarray:
+        return np.array([[focal, 0.0, middle[0]], [0.0, focal, middle[1]], [0.0, 0.0, 1.0]])
+
+    def extrinsic(distance: float, turn: np.ndarray) -> np.ndarray:
+        t = np.array([0.0, 0.0, distance]) - rot[:, :2] @ centre
+        return turn @ np.column_stack([rot, t])
+
+    def spans(k: np.ndarray, ext: np.ndarray) -> tuple[float, np.ndarray]:
+        h = k @ ext[:, [0, 1, 3]]
+        tray_proj, proj = _apply(h, tray), _apply(h, outer)
+        return (tray_proj.max(0) - tray_proj.min(0)).max(), proj.max(0) - proj.min(0)
+
+    frame = np.array([width, height], np.float64)
+    target = pose.fill * min(width, height)
+    distance = CAMERA_DISTANCE * extent
+    if pose.focal is None:
+        focal = 1.0
+        tray_span, _ = spans(intrinsic(focal), extrinsic(distance, np.eye(3)))
+        focal = target / tray_span
+        _, span = spans(intrinsic(focal), extrinsic(distance, np.eye(3)))
+        focal *= min(1.0, 0.98 * float((frame / span).min()))
+    else:
+        focal = pose.focal * width
+        for _ in range(4):  # the apparent size goes nearly as 1 / distance
+            tray_span, span = spans(intrinsic(focal), extrinsic(distance, np.eye(3)))
+            distance *= max(tray_span / target, float((span / (0.98 * frame)).max()))
+    k = intrinsic(focal)
+    # pan towards where the board should sit; perspective may then push a marker out: less pan
+    proj = _apply(k @ extrinsic(distance, np.eye(3))[:, [0, 1, 3]], outer)
+    room = np.maximum(frame - (proj.max(0) - proj.min(0)), 0.0)
+    mid = (proj.max(0) + proj.min(0)) / 2
+    turn = np.eye(3)
+    for share in (1.0, 0.8, 0.6, 0.4, 0.2, 0.0):
+        aim = middle + room / 2 * np.clip(np.array(pose.offset), -1, 1) * share
+        turn = _turn_towards(mid - middle, aim - middle, focal)
+        seen = _apply(k @ extrinsic(distance, turn)[:, [0, 1, 3]], outer)
+        if (seen.min(0) >= 0).all() and (seen.max(0) <= frame).all():
+            break
+    return k, extrinsic(distance, turn)
+
+
+def _turn_towards(start: np.ndarray, goal: np.ndarray, focal: float) -> np.ndarray:
+    """The camera rotation that moves what appears at ``start`` (pixels from the principal
+    point) to ``goal``: the shortest turn between the two viewing rays."""
+    a = np.array([start[0], start[1], focal]) / np.linalg.norm([start[0], start[1], focal])
+    b = np.array([goal[0], goal[1], focal]) / np.linalg.norm([goal[0], goal[1], focal])
+    axis = np.cross(a, b)
+    sin = np.linalg.norm(axis)
+    if sin < 1e-12:
+        return np.eye(3)
+    angle = np.arctan2(sin, float(a @ b))
+    turn, _ = cv2.Rodrigues(axis / sin * angle)
+    return turn
 
 
 def _plane_homography(fit: np.ndarray, extrinsic: np.ndarray) -> np.ndarray:

@@ -21,12 +21,6 @@ FRAME = (1280, 960)
 POSE = synth.Pose(tilt_deg=18.0, tilt_axis_deg=40.0, yaw_deg=30.0, fill=0.65)
 
 
-def principal_point(projection: np.ndarray) -> tuple[float, float]:
-    """The principal point of P = K [R | t]: from K K^T = P3 P3^T (up to scale)."""
-    m = projection[:, :3] @ projection[:, :3].T
-    return float(m[0, 2] / m[2, 2]), float(m[1, 2] / m[2, 2])
-
-
 def random_board(rng: np.random.Generator, fill: float = 0.5) -> Board:
     heights = np.where(rng.random(SIZE * SIZE) < fill, rng.integers(1, 6, SIZE * SIZE), 0)
     letters = rng.integers(len(LETTERS), size=SIZE * SIZE)
@@ -58,7 +52,6 @@ def calibrate(look: str, seed: int) -> View:
         GAME.geometry,
         homography=rectifier.homography,
         image_size=FRAME,
-        principal=principal_point(scene.projection),
     )
     return View(reader, rectifier, look, seed)
 

@@ -1,8 +1,8 @@
 """What the referee does when the camera or the table misbehaves (a fault-injecting source).
 
 The sample game is filmed three times as slowly (every photo three times: a real camera gives
-many frames per position) so that two spoiled frames cannot hide a whole position; then each fault is injected and the verdicts compared with a
-clean run.
+many frames per position) so that two spoiled frames cannot hide a whole position; then each
+fault is injected and the verdicts compared with a clean run.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ at its height, so a tilted camera sees stacks lean and grow and the sides of low
 as a real camera does.  Letters come from system fonts; the reader is developed on
 ``LOOKS_TUNED`` only, and ``LOOKS_UNSEEN`` (other colours, grids and fonts) measure how it does
 on editions it never saw.  Real tiles lie loosely and any way round, so each tile is turned by a
-quarter turn chosen per square and jittered a little.
+quarter turn chosen per square and
+the stack jittered a little as one.
 """
 
 from __future__ import annotations
@@ -34,9 +35,13 @@ BEVEL = 0.07
 """Width of the rounded rim of a tile's top face, in cells."""
 SLICES = 3
 """Layers per tile thickness that draw its sides (enough for about a pixel per step)."""
-MAX_SHIFT = 0.025
-"""Largest offset of a loose tile from its well's centre, in cells."""
+MAX_SHIFT = 0.02
+"""Largest offset of a stack from its well's centre, in cells: the well's ridges hold the
+bottom tile, and the tiles above sit in each other's moulded recesses, so a stack moves as one."""
 MAX_TURN_DEG = 2.5
+STACK_SLACK = 0.004
+"""Largest offset of a tile from the one below it, in cells."""
+STACK_SLACK_DEG = 0.5
 SEAM = 0.5
 """Brightness of the lowest slice of each tile: the dark line where stacked tiles meet."""
 
@@ -182,9 +187,8 @@ def draw_board(
 ) -> np.ndarray:
     """The board seen from straight above without its tiles (they are ``raised`` layers).
 
-    It covers the playing area plus ``geometry.margin`` cells of rim.  Occupied squares get a
-    soft contact shadow around the tile's footprint; the random draws do not depend on the
-    board, so one seed keeps one physical board still while the tiles change.
+    It covers the playing area plus ``geometry.margin`` cells of rim.  The random draws do not
+    depend on the board, so one seed keeps one physical board still while the tiles change.
     """
     spec = _look(look)
     xs, ys = _coords(geometry, px_per_cell)
@@ -219,12 +223,6 @@ def draw_board(
     rim = np.array(spec.rim, np.float32) * lip[..., None]
     image = (area + (rim - area) * rim_part) * mottle[..., None]
 
-    heights = np.array([h for h, _ in board.squares], np.int32)
-    if heights.any():
-        u, v = np.abs(fx - 0.5), np.abs(fy - 0.5)
-        under = (np.maximum(u, v) < TILE_SIDE / 2 + 0.02) & (heights[row * SIZE + col] > 0)
-        shadow = cv2.GaussianBlur(under.astype(np.float32), (0, 0), 0.05 * px_per_cell)
-        image *= (1.0 - 0.4 * shadow * (edge > 0))[..., None]
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
@@ -341,6 +339,40 @@ def _stamp(layer: np.ndarray, placed: _Placed, gain: float = 1.0) -> None:
     region[..., 3][show] = np.clip(pixels[..., 3][show], 0, 255).astype(np.uint8)
 
 
+SHADOW_OUTSET = 0.02
+"""How far (cells) a stack's contact shadow reaches past its footprint before blurring."""
+SHADOW_BLUR = 0.05
+SHADOW_DARK = 0.4
+
+
+@lru_cache(maxsize=8)
+def _outset(px_per_cell: int) -> np.ndarray:
+    """An upright tile's footprint grown by ``SHADOW_OUTSET`` (0..1, one channel)."""
+    dist = _tile_frame(px_per_cell)[0]
+    out = _smooth((SHADOW_OUTSET - dist) * px_per_cell)
+    out.setflags(write=False)
+    return out
+
+
+def _contact_shadow(places: list[_Placed], geometry: BoardGeometry, px_per_cell: int) -> np.ndarray:
+    """A black BGRA layer on the board whose alpha is the soft shadow round each stack's foot.
+
+    It is drawn under the stacks (not into the flat board), so it follows a loose stack.
+    """
+    side_px = _side_px(geometry, px_per_cell)
+    under = np.zeros((side_px, side_px), np.float32)
+    for placed in places:
+        h, w = placed.pixels.shape[:2]
+        region = under[placed.y0 : placed.y0 + h, placed.x0 : placed.x0 + w]
+        np.maximum(region, placed.pixels, out=region)
+    shadow = cv2.GaussianBlur(under, (0, 0), SHADOW_BLUR * px_per_cell)
+    xs, ys = _coords(geometry, px_per_cell)
+    inside = np.minimum.reduce([xs, ys, SIZE - xs, SIZE - ys]) > 0
+    image = np.zeros((side_px, side_px, 4), np.uint8)
+    image[..., 3] = np.clip(SHADOW_DARK * 255.0 * shadow * inside, 0, 255).astype(np.uint8)
+    return image
+
+
 def raised(
     board: Board,
     look: str,
@@ -359,8 +391,10 @@ def raised(
     spec = _look(look)
     n = SIZE * SIZE
     quarter = rng.integers(0, 4, n)
-    shift = rng.uniform(-MAX_SHIFT, MAX_SHIFT, (n, MAX_HEIGHT, 2))
-    turn = rng.uniform(-MAX_TURN_DEG, MAX_TURN_DEG, (n, MAX_HEIGHT))
+    shift = rng.uniform(-MAX_SHIFT, MAX_SHIFT, (n, 1, 2))
+    shift = shift + rng.uniform(-STACK_SLACK, STACK_SLACK, (n, MAX_HEIGHT, 2))
+    turn = rng.uniform(-MAX_TURN_DEG, MAX_TURN_DEG, (n, 1))
+    turn = turn + rng.uniform(-STACK_SLACK_DEG, STACK_SLACK_DEG, (n, MAX_HEIGHT))
     shade = 1.0 + rng.normal(0.0, spec.tile_var, (n, MAX_HEIGHT))
     top = max(h for h, _ in board.squares)
     side_px = _side_px(geometry, px_per_cell)
@@ -372,6 +406,12 @@ def raised(
         return x * px_per_cell - 0.5, y * px_per_cell - 0.5
 
     layers: list[Layer] = []
+    if top:
+        stacks = [i for i, (height, _) in enumerate(board.squares) if height]
+        places = [
+            _place(_outset(px_per_cell), centre(i, 0), float(turn[i, 0]), side_px) for i in stacks
+        ]
+        layers.append(Layer(height=0.0, image=_contact_shadow(places, geometry, px_per_cell)))
     for level in range(top + 1):
         faces = np.zeros((side_px, side_px, 4), np.uint8)
         sides: list[_Placed] = []

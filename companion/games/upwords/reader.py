@@ -7,9 +7,14 @@ recovers the camera from the corners (``Camera.from_homography``: Zhang's constr
 principal point at the frame's centre) and so the *lean*: where the vertical's vanishing point
 lies in board coordinates, which says where every height's face of every square appears.  A
 read weighs the five heights of a stack by two cues: where its letter's centre lies (the
-printer centres the letter on the face) and how sharply the image steps across each height's
-predicted face outline.  Loose tiles sit a few hundredths of a cell off centre, so a height
-is only as sure as the step between heights is large against that: the confidence says so.
+printer centres the letter on the face; its ink box is placed to a fraction of a pixel), how
+sharply the image steps across each height's predicted face outline, and how wide the stack's
+silhouette is along each axis (footprint edge to the top face's far edge: it grows with the
+height wherever the stack sits, while the letter's position moves with the whole loose stack).
+A loose stack sits up to 0.02 cells off centre, so a height is only as sure as the step
+between heights is large against that: the confidence says so.  Near the point under the
+camera one level moves a face less than a pixel and heights are guesses; the referee's
+history is what knows them there.
 
 The calibrated lean rests on an assumed lens and principal point, so with enough tiles in view
 each read refits it to where the letters actually lie (soft EM over the unknown heights; the
@@ -77,18 +82,23 @@ CANDIDATE_COLOUR = 0.05
 """Log-colour change below which a square is taken as bare board without looking further."""
 SURE_TILE_COLOUR = 0.5
 """... and above which it is not board even without a readable letter."""
-EDGE_WEIGHT = 4.0
+EDGE_WEIGHT = 16.0
 """Weight of the face-outline evidence against the letter-position evidence."""
-MAX_MISS = 0.45
+MAX_MISS = 0.15
 """A letter farther than this (cells) from every height's face centre is not this square's: a
-neighbour's letter leaning over it lies about a cell away, camera error stays well below."""
+tall neighbour's face leaning over it lies 0.2 cells or more off, while a loose stack and the
+refitted lean keep a square's own letter within a few hundredths."""
 RECROPS = 2
+STRAY_MISS = 0.08
+"""A letter farther than this (cells) from every height's face centre is looked for again at
+each height: loose stacks and camera error stay well inside it."""
 """Times a letter is cropped again at the height its position points to."""
 MIN_REFINE_TILES = 6
 """Letters needed before the lean is refitted to them."""
 REFINE_ROUNDS = 10
-LETTER_SPREAD = 0.02
-"""Spread (cells) of a letter's centre about its face's centre: loose tiles."""
+LETTER_SPREAD = 0.012
+"""Spread (cells) of a letter's centre about its face's centre: a loose stack sits up to 0.02
+cells off its well's centre on each axis (``draw.MAX_SHIFT``), which spreads about this much."""
 LEAN_SPREAD = np.array([0.15, 0.15, 0.03])
 """How far the true lean may lie from the calibrated one (a principal point off-centre)."""
 SURE_COST = 2.0
@@ -332,6 +342,150 @@ class _Layout:
         return out
 
 
+PROFILE_STEP = 0.005
+"""Spacing (cells) of the samples along a stack's silhouette profile."""
+PROFILE_SPAN = (-0.4, 1.4)
+"""Where a square's profile runs, in cells from its top-left corner along the axis."""
+PROFILE_LINES = np.linspace(-0.15, 0.15, 5)
+"""Offsets (cells) across the axis of the lines averaged into one profile."""
+PROFILE_REACH = 3
+"""Half the span (samples) over which a profile's slope is taken: smooths pixel steps."""
+PROFILE_SLACK = 0.035
+"""How far (cells) a silhouette edge may lie from where any height puts it: a loose stack."""
+OUTER_SHARE = 0.5
+"""A rise at least this share of the strongest in its window can be a silhouette's edge."""
+TILE_HALF = 0.44
+"""Half a tile's side, in cells."""
+SILHOUETTE_SPREAD = 0.015
+"""Spread (cells) of a measured silhouette width about the true one (shadows, low contrast)."""
+SILHOUETTE_CAP = 2.0
+"""Most a silhouette width can cost a height: a neighbour's edge can mislead it."""
+
+
+def _profile_points(lean: np.ndarray, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points on the board plane for every square's two profiles, and each height's
+    predicted face extent along them.
+
+    Returns (points (n, 2 axes, lines, samples, 2) in cells, face (LEVELS, n, 2 axes, 2) low and
+    high end of the face along each axis, in cells from the square's corner; level 0 is the
+    bottom tile's footprint).
+    """
+    origins = _cell_origins()[squares]
+    u = np.arange(PROFILE_SPAN[0], PROFILE_SPAN[1] + 1e-9, PROFILE_STEP)
+    face = np.empty((LEVELS, len(squares), 2, 2))
+    mid = origins + 0.5
+    for level in range(LEVELS):
+        h = _homology(lean, level)
+        for axis in range(2):
+            ends = np.repeat(mid[:, None], 2, axis=1)
+            ends[:, 0, axis] -= TILE_HALF
+            ends[:, 1, axis] += TILE_HALF
+            face[level, :, axis] = _project(h, ends)[:, :, axis] - origins[:, None, axis]
+    # the lines follow the stack's middle height across the axis, so they cross base and face
+    lift = _project(_homology(lean, (LEVELS + 1) // 2), mid) - mid
+    pts = np.empty((len(squares), 2, len(PROFILE_LINES), len(u), 2))
+    for axis in range(2):
+        other = 1 - axis
+        across = mid[:, other, None] + lift[:, other, None] / 2 + PROFILE_LINES[None]
+        pts[:, axis, :, :, axis] = origins[:, axis, None, None] + u[None, None]
+        pts[:, axis, :, :, other] = across[:, :, None]
+    return pts, face
+
+
+def _silhouettes(
+    image: np.ndarray, cells: np.ndarray, lean: np.ndarray, squares: np.ndarray, board: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each stack's silhouette width along both axes, measured and as each height predicts.
+
+    Along an axis a stack shows, in order: board, the visible side of the stack (between the
+    footprint and the top face, on the nadir's side), the top face, board.  The silhouette
+    runs from the footprint's edge to the far edge of the top face, so its width grows with
+    the height and does not depend on where the loose stack sits in its well.  ``board`` is
+    each square's empty colour (which way the face steps from it).
+
+    Returns (measured (n, 2), predicted (MAX_HEIGHT, n, 2)) in cells, and (n, 2) whether the
+    top face lies towards the axis' high end (the stack's side shows at the low end).
+    """
+    pts, face = _profile_points(lean, squares)
+    shape = pts.shape[:-1]
+    samples = _sample(image, _as_map(_project(cells, pts)), int(np.prod(shape)))
+    profile = samples.reshape(*shape, -1).mean(axis=2)  # (n, 2, samples, channels)
+    reach = PROFILE_REACH
+    diff = profile[:, :, 2 * reach :] - profile[:, :, : -2 * reach]
+    u = np.arange(profile.shape[2]) * PROFILE_STEP + PROFILE_SPAN[0]
+    middle = (u > 0.3) & (u < 0.7)
+    tile = np.median(profile[:, :, middle], axis=2)  # (n, 2, c)
+    towards = tile - board[:, None]
+    towards /= np.maximum(np.linalg.norm(towards, axis=2, keepdims=True), 1e-6)
+    signed = (diff * towards[:, :, None]).sum(axis=3)
+    base, top = face[0], face[1:]  # (n, 2, 2), (MAX_HEIGHT, n, 2, 2)
+    lo = np.minimum(base[None, ..., 0], top[..., 0])
+    hi = np.maximum(base[None, ..., 1], top[..., 1])
+    slack = PROFILE_SLACK
+    found = []
+    # the face's edge steps from face to board; the footprint's from board to the stack's
+    # side, whose shade may lie either side of the board's: only its strength counts
+    plain = np.linalg.norm(diff, axis=3)
+    rises = (top[..., 0] - base[None, ..., 0]).mean(axis=0)[..., None] > 0  # face moved up
+    for outer, ends, grad in (
+        (False, lo, np.where(rises, plain, signed)),
+        (True, hi, np.where(rises, -signed, plain)),
+    ):
+        first = (ends.min(axis=0) - slack - PROFILE_SPAN[0]) / PROFILE_STEP - reach
+        last = (ends.max(axis=0) + slack - PROFILE_SPAN[0]) / PROFILE_STEP - reach
+        index = np.arange(grad.shape[2])
+        inside = (index >= first[..., None]) & (index <= last[..., None])
+        # the silhouette's edge is the outermost strong rise: inside it the seams between
+        # stacked tiles and the letter step too
+        g = np.where(inside, grad, -np.inf)
+        rise = (g >= np.roll(g, 1, axis=2)) & (g >= np.roll(g, -1, axis=2))
+        rise &= g >= OUTER_SHARE * g.max(axis=2, keepdims=True)
+        rise &= np.isfinite(g)
+        last_rise = grad.shape[2] - 1 - rise[:, :, ::-1].argmax(axis=2)
+        peak = last_rise if outer else rise.argmax(axis=2)
+        # the edge is the centroid of the gradient's peak, above the window's floor
+        near = np.clip(peak[..., None] + np.arange(-reach, reach + 1), 0, grad.shape[2] - 1)
+        g = np.take_along_axis(grad, near, axis=2)
+        floor = np.where(inside, grad, np.inf).min(axis=2)
+        w = np.maximum(g - np.maximum(floor, g.min(axis=2))[..., None], 0.0)
+        at = (w * near).sum(axis=2) / np.maximum(w.sum(axis=2), 1e-9)
+        found.append(PROFILE_SPAN[0] + (at + reach) * PROFILE_STEP)
+    return found[1] - found[0], hi - lo, rises[..., 0]
+
+
+def _fine_box(face: np.ndarray, ink: tuple[np.ndarray, tuple[int, int, int, int]]) -> np.ndarray:
+    """The ink box (x0, y0, x1, y1) to a fraction of a crop pixel.
+
+    ``find_ink`` thresholds, so its box moves in whole crop pixels (two hundredths of a cell),
+    as much as one tile level shifts a face at small tilt.  How far the ink covers the pixels
+    just inside and outside each side of the box places that side between pixels.
+    """
+    glyph, (x0, y0, x1, y1) = ink
+    gray = face.astype(np.float32)
+    h, w = gray.shape
+    ring = np.ones((h, w), bool)
+    ring[max(y0 - 2, 0) : y1 + 2, max(x0 - 2, 0) : x1 + 2] = False
+    box = gray[y0:y1, x0:x1]
+    if not ring.any() or not (glyph > 0).any():
+        return np.array([x0, y0, x1, y1], np.float64)
+    paper = float(gray[ring].mean())
+    inked = float(box[glyph > 0].mean())
+    if abs(inked - paper) < 1.0:
+        return np.array([x0, y0, x1, y1], np.float64)
+    strength = np.clip((gray - paper) / (inked - paper), 0.0, 1.0)
+    cols = strength[y0:y1].max(axis=0)
+    rows = strength[:, x0:x1].max(axis=1)
+
+    def sides(cover: np.ndarray, lo: int, hi: int) -> tuple[float, float]:
+        before = cover[lo - 1] if lo > 0 else 0.0
+        after = cover[hi] if hi < len(cover) else 0.0
+        return lo + (1.0 - cover[lo]) - before, hi - (1.0 - cover[hi - 1]) + after
+
+    left, right = sides(cols, x0, x1)
+    top, bottom = sides(rows, y0, y1)
+    return np.array([left, top, right, bottom], np.float64)
+
+
 def _face_centres(lean: np.ndarray, squares: np.ndarray) -> np.ndarray:
     """(MAX_HEIGHT, n, 2) where each height puts each square's face centre on the board plane."""
     centres = _cell_origins()[squares] + 0.5
@@ -407,7 +561,10 @@ class _View:
 
 
 def _choose_levels(
-    edge: np.ndarray, centres: np.ndarray, predicted: np.ndarray
+    edge: np.ndarray,
+    centres: np.ndarray,
+    predicted: np.ndarray,
+    silhouette: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each stack's height from its letter's position and its face outline, how sure, and how
     far (cells) the letter lies from the nearest height's face centre.
@@ -418,6 +575,21 @@ def _choose_levels(
     miss = np.linalg.norm(predicted - centres[None], axis=2).T
     edge_share = edge / np.maximum(edge.max(axis=1, keepdims=True), 1e-6)
     cost = (miss / LETTER_SPREAD) ** 2 / 2 + EDGE_WEIGHT * (1.0 - edge_share)
+    # silhouette widths: their common bias (edge shading, blur) from the stacks as first read
+    measured, widths, rises = silhouette
+    first = np.argmin(cost, axis=1)
+    left = measured - widths[first, np.arange(len(first))]
+    # which sides of the stack bound it (lit or shaded, side or face) sets the bias
+    bias = np.zeros_like(measured)
+    for group in (False, True):
+        for axis in range(2):
+            pick = rises[:, axis] == group
+            if pick.any():
+                bias[pick, axis] = np.median(left[pick, axis])
+    # a view whose silhouettes scatter (dark tiles in dark grooves) weighs them less
+    scatter = 1.4826 * np.median(np.abs(left - bias), axis=0) if len(left) > 2 else 0.0
+    off = (measured[None] - widths - bias[None]) / np.maximum(SILHOUETTE_SPREAD, scatter)
+    cost = cost + np.minimum(off**2 / 2, SILHOUETTE_CAP).sum(axis=2).T
     order = np.sort(cost, axis=1)
     sure = np.clip((order[:, 1] - order[:, 0]) / SURE_COST, 0.0, 1.0)
     return np.argmin(cost, axis=1) + 1, sure, miss.min(axis=1)
@@ -618,6 +790,7 @@ class TileReader(Reader):
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         layout = view.base
         inks: list[Any] = [None] * len(candidates)
+        fine = np.zeros((len(candidates), 4))
         seen = np.zeros((len(candidates), 2))
         crops = np.zeros(len(candidates), np.intp)
         for attempt in range(2):
@@ -635,11 +808,10 @@ class TileReader(Reader):
                 for k, level, face in zip(todo, levels, faces, strict=True):
                     ink = find_ink(face)
                     if ink is not None:
-                        inks[k], crops[k] = ink, level
+                        inks[k], crops[k], fine[k] = ink, level, _fine_box(face, ink)
                         hits.append(k)
                 if hits:
-                    boxes = np.array([inks[k][1] for k in hits], np.float64)
-                    seen[hits] = layout.ink_on_board(boxes, crops[hits], candidates[hits])
+                    seen[hits] = layout.ink_on_board(fine[hits], crops[hits], candidates[hits])
                 todo = np.array(
                     [k for k in todo if inks[k] is None and distance[candidates[k]] > TILE_COLOUR],
                     np.intp,
@@ -668,23 +840,40 @@ class TileReader(Reader):
         found_inks = [inks[k] for k in found]
         centres = seen[found]
         predicted = _face_centres(layout.lean, squares)
+        profile = _silhouettes(
+            image, view.cells, layout.lean, squares, self.board_colour[0, squares]
+        )
+        stray = np.linalg.norm(predicted - centres[None], axis=2).min(axis=0) > STRAY_MISS
+        for k in np.flatnonzero(stray):
+            # the letter found lies on no face of this stack: a taller neighbour's face leaning
+            # over the crop; look at every height for a letter where that height puts it
+            options = np.arange(1, LEVELS)
+            faces = layout.faces(gray, options, np.full(MAX_HEIGHT, squares[k]))
+            for level, face in zip(options, faces, strict=True):
+                ink = find_ink(face)
+                if ink is None:
+                    continue
+                at = layout.ink_on_board(
+                    _fine_box(face, ink)[None], np.array([level]), squares[k : k + 1]
+                )[0]
+                if np.linalg.norm(at - predicted[level - 1, k]) < STRAY_MISS:
+                    found_inks[k], crops[k], centres[k] = ink, level, at
+                    break
         for _ in range(RECROPS + 1):
-            levels, height_conf, miss = _choose_levels(scores[found], centres, predicted)
+            levels, height_conf, miss = _choose_levels(scores[found], centres, predicted, profile)
             # a crop at the wrong height can cut the letter (a T's bar): look again where the
             # letter's position says the face is
             moved = np.flatnonzero(levels != crops)
             if moved.size == 0:
                 break
             faces = layout.faces(gray, levels[moved], squares[moved])
-            hits = []
             for k, face in zip(moved, faces, strict=True):
                 ink = find_ink(face)
                 if ink is not None:
                     found_inks[k], crops[k] = ink, levels[k]
-                    hits.append(k)
-            if hits:
-                boxes = np.array([found_inks[k][1] for k in hits], np.float64)
-                centres[hits] = layout.ink_on_board(boxes, crops[hits], squares[hits])
+                    centres[k] = layout.ink_on_board(
+                        _fine_box(face, ink)[None], crops[k : k + 1], squares[k : k + 1]
+                    )[0]
         guesses = self.letters.classify(np.stack([fit_glyph(ink[0]) for ink in found_inks]))
         for i, level, sure, off, guess in zip(
             squares, levels, height_conf, miss, guesses, strict=True
