@@ -630,6 +630,8 @@ class SquareRead:
 class TileReader(Reader):
     """Reads the 100 squares; one instance per calibrated camera view."""
 
+    follows_board = False  # raised faces are found through the camera's pose: recalibrate
+
     def __init__(
         self,
         geometry: BoardGeometry,
