@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from companion.errors import InputError
-from companion.games.base import Game
+from companion.games.base import JSON, Game
 from companion.vision.synth import Light, Pose, encode_jpeg, random_light, random_pose, render_scene
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ def write_boards(game: Game, out: Path, *, count: int, look: str | None, seed: i
 
 def write_sample_game(game: Game, out: Path, *, seed: int) -> None:
     """A whole scripted game as photos, with its profile, settings and expected verdicts."""
-    from companion.replay import referee_input
+    from companion.replay import EVENTS_FILE, referee_input
     from companion.vision.calibration import calibrate
 
     settings, script = game.sample_script(seed)
@@ -70,9 +70,11 @@ def write_sample_game(game: Game, out: Path, *, seed: int) -> None:
     light = Light(gradient=0.25, gradient_dir_deg=30.0, noise=1.0)
     board_seed = int(rng.integers(1 << 31))
     frames: list[tuple[Any, str | None]] = []  # (state, hand) per photo
+    events: list[JSON] = []  # what was entered on the page, and before which photo
     state = game.start_state()
     for item in script:
         if "event" in item:
+            events.append({"frame": len(frames), "event": item})
             continue
         new_state = game.parse_state(item)
         if frames:
@@ -97,6 +99,10 @@ def write_sample_game(game: Game, out: Path, *, seed: int) -> None:
             calibrate(game, scene.image).save(out / "profile.json")
         log.info("frame %d/%d", index + 1, len(frames))
     (out / "game.json").write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
+    events_path = out / EVENTS_FILE
+    events_path.unlink(missing_ok=True)
+    if events:
+        events_path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
     script_path = out / "script.jsonl"
     with script_path.open("w", encoding="utf-8") as handle:
         handle.write(json.dumps({"event": "players", **settings}) + "\n")

@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "game.json"
 PROFILE_FILE = "profile.json"
+EVENTS_FILE = "events.jsonl"
+"""What was entered on the page during a recorded game (a pass, a challenge), by photo."""
 
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -69,6 +71,20 @@ def folder_settings(folder: Path) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise InputError(f"{path} must hold a JSON object of game settings")
     return {k: v for k, v in obj.items() if k not in ("about", "expected")}
+
+
+def folder_events(folder: Path | None) -> dict[int, list[dict[str, Any]]]:
+    """The recorded page inputs of a photo folder: frame index -> events entered before it."""
+    path = None if folder is None else folder / EVENTS_FILE
+    if path is None or not path.is_file():
+        return {}
+    events: dict[int, list[dict[str, Any]]] = {}
+    for number, obj in read_jsonl(path):
+        frame, event = obj.get("frame"), obj.get("event")
+        if not isinstance(frame, int) or not isinstance(event, dict):
+            raise InputError(f"line {number} of {path} needs a 'frame' number and an 'event'")
+        events.setdefault(frame, []).append(event)
+    return events
 
 
 def _public(verdict: dict[str, Any]) -> dict[str, Any]:
@@ -191,9 +207,21 @@ def _referee_frames(
     start = session.last_frame + 1 if resumed and session.last_frame is not None else 0
     source = FolderSource(path, start=start) if folder else VideoSource(path, start=start)
     gate = StillnessGate(settle_frames=settle)
+    events = folder_events(folder)
     yield from printer.new()
+
+    def entered_before(index: int) -> Iterator[dict[str, Any]]:
+        """Apply the page inputs recorded before photo ``index`` (not yet in the log)."""
+        done = session.last_event_frame
+        for at in sorted(events):
+            if at <= index and (done is None or at > done):
+                for event in events[at]:
+                    session.event(event, frame=at)
+        yield from printer.new()
+
     with source:
         for frame in source:
+            yield from entered_before(frame.index)
             try:
                 reading, board = pipeline.read(frame.image)
             except CompanionError as err:
@@ -205,3 +233,4 @@ def _referee_frames(
             if settled is not None:
                 session.observe(settled.state, frame=frame.index, confidence=settled.confidence)
                 yield from printer.new()
+    yield from entered_before(max(events, default=-1))  # entered after the last photo

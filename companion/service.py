@@ -34,7 +34,7 @@ from companion.games.base import Game
 from companion.referee.session import Session
 from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store, default_path
-from companion.replay import PROFILE_FILE, folder_settings
+from companion.replay import PROFILE_FILE, folder_events, folder_settings
 from companion.samples import default_sample
 from companion.vision.calibration import Profile
 from companion.vision.pipeline import BoardPipeline
@@ -89,6 +89,8 @@ class TableService:
         self._started = time.monotonic()
         self._settled: tuple[np.ndarray, np.ndarray] | None = None  # (frame, board) last judged
         self._stop = threading.Event()
+        self.events: dict[int, list[dict[str, Any]]] = {}
+        """A recorded game's page inputs (pass, challenge...), by the photo they came before."""
         self.reopen: Callable[[], FrameSource] | None = None
         """How to open the camera again after it stopped (None: do not)."""
         self.retry_seconds = RETRY_SECONDS
@@ -145,6 +147,7 @@ class TableService:
             except CompanionError as err:
                 self._set_health(False, str(err))
             if not self.source.live:
+                self._enter_events(max(self.events, default=-1))
                 self._set_health(True, "replay finished")
                 return
             # a live camera that stopped: open it again, waiting longer after each failure
@@ -168,6 +171,7 @@ class TableService:
                     return
                 self._frames += 1
                 self._last_frame_at = time.monotonic()
+                self._enter_events(frame.index)
                 try:
                     reading, board = self.pipeline.read(frame.image)
                 except CompanionError as err:
@@ -192,6 +196,19 @@ class TableService:
                     self.session.observe(
                         settled.state, frame=frame.index, confidence=settled.confidence
                     )
+
+    def _enter_events(self, index: int) -> None:
+        """Enter the recorded page inputs due before photo ``index`` that the log lacks."""
+        if not self.events or self.session.match_id is None:
+            return
+        done = self.session.last_event_frame
+        for at in sorted(self.events):
+            if at <= index and (done is None or at > done):
+                for event in self.events[at]:
+                    try:
+                        self.session.event(event, frame=at)
+                    except CompanionError as err:
+                        log.warning("recorded event %s not entered: %s", event, err)
 
     def _check_position(self, image: np.ndarray, board: np.ndarray) -> None:
         """Warn when the board or camera moved; with markers, find the board again."""
@@ -348,6 +365,8 @@ def serve(
         game, session, broadcaster, frames, pipeline, StillnessGate(settle_frames=settle)
     )
     session.on_correct = service.learn_correction
+    if replay:
+        service.events = folder_events(folder)
     service.exit_on_hang = True
     if frames.live:
         service.reopen = lambda: open_source(source, sample_dir=sample, fps=fps)

@@ -141,7 +141,8 @@ class Replay:
         if kind == "board":
             verdict: Verdict | None = self.match.judge(self.game.parse_state(payload["state"]))
         else:
-            verdict = self.match.handle(payload)
+            # a recorded game's events carry the photo they came before: not the game's business
+            verdict = self.match.handle({k: v for k, v in payload.items() if k != "frame"})
         if verdict is None:
             return None
         cells: tuple[str, ...] = ()
@@ -194,6 +195,7 @@ class Session:
         self._observed: State | None = None
         self._overrides: dict[str, tuple[str, str]] = {}
         self._last_frame: int | None = None
+        self._last_event_frame: int | None = None
         self._version = 0
 
     # --- starting and resuming ---------------------------------------------------------------
@@ -248,6 +250,7 @@ class Session:
         replay = Replay(self.game, record.settings)
         overrides: dict[str, tuple[str, str]] = {}
         last_frame = None
+        last_event_frame = None
         last_board: State | None = None
         for entry in self.store.entries(record.id):
             replay.apply(entry.kind, entry.payload)
@@ -257,6 +260,8 @@ class Session:
             elif entry.kind == "synced":
                 last_frame = entry.payload.get("frame", last_frame)
                 last_board = replay.match.state
+            elif entry.kind == "event" and isinstance(entry.payload.get("frame"), int):
+                last_event_frame = entry.payload["frame"]
             elif entry.kind == "correct":
                 cell, value = entry.payload["cell"], entry.payload["value"]
                 if last_board is not None:
@@ -269,6 +274,7 @@ class Session:
             self._finished_logged = self._finished_logged or closed
             self._overrides = overrides
             self._last_frame = last_frame
+            self._last_event_frame = last_event_frame
             if last_board is None:
                 self._sync_ok = True
             elif trust_board:
@@ -292,6 +298,7 @@ class Session:
         self._raw = self._observed = None
         self._overrides = {}
         self._last_frame = None
+        self._last_event_frame = None
 
     # --- inputs ----------------------------------------------------------------------------
     def observe(
@@ -394,8 +401,9 @@ class Session:
                 return state
             return self._replay.match.reconcile(state)
 
-    def event(self, ev: JSON) -> Verdict | None:
-        """A game event from the page or a .jsonl line (``{"event": "pass"}``...)."""
+    def event(self, ev: JSON, *, frame: int | None = None) -> Verdict | None:
+        """A game event from the page or a .jsonl line (``{"event": "pass"}``...); ``frame``
+        is the photo it came before, in a recorded game (a resumed replay skips up to it)."""
         with self._lock:
             self._require_open()
             if not isinstance(ev, dict) or not isinstance(ev.get("event"), str):
@@ -405,7 +413,10 @@ class Session:
             except (TypeError, ValueError):
                 raise InputError("an event must hold plain JSON values") from None
             before = self._match().state
-            verdict = self._commit("event", dict(ev))
+            payload = dict(ev) if frame is None else {**ev, "frame": int(frame)}
+            verdict = self._commit("event", payload)
+            if frame is not None:
+                self._last_event_frame = int(frame)
             if self._match().state != before:
                 self._resync()  # e.g. a challenged word taken back: the table must follow
             self._bump()
@@ -517,6 +528,12 @@ class Session:
     @property
     def match_id(self) -> int | None:
         return self._match_id
+
+    @property
+    def last_event_frame(self) -> int | None:
+        """The photo before which the last recorded event was entered (resumed replays apply
+        only later ones)."""
+        return self._last_event_frame
 
     @property
     def last_frame(self) -> int | None:

@@ -42,12 +42,32 @@ def test_sample_is_a_whole_game_with_the_cases_the_issue_asks_for() -> None:
     assert size < 8_000_000, f"sample photos take {size / 1e6:.1f} MB"
 
 
-def test_states_alone_give_the_expected_verdicts() -> None:
-    assert list(referee_input(GAME, SAMPLE / "script.jsonl")) == _expected()
+@pytest.mark.parametrize("game_id", ["amoeba", "upwords"])
+def test_states_alone_give_the_expected_verdicts(game_id: str) -> None:
+    sample = sample_games(game_id)[0]
+    expected = [json.loads(x) for x in (sample / "expected.jsonl").read_text().splitlines() if x]
+    assert list(referee_input(find_game(game_id), sample / "script.jsonl")) == expected
 
 
-def test_photos_give_the_expected_verdicts() -> None:
-    assert list(referee_input(GAME, SAMPLE)) == _expected()
+@pytest.mark.parametrize("game_id", ["amoeba", "upwords"])
+def test_photos_give_the_expected_verdicts(game_id: str) -> None:
+    sample = sample_games(game_id)[0]
+    expected = [json.loads(x) for x in (sample / "expected.jsonl").read_text().splitlines() if x]
+    assert list(referee_input(find_game(game_id), sample)) == expected
+
+
+def test_the_upwords_sample_has_what_the_issue_asks_for() -> None:
+    sample = sample_games("upwords")[0]
+    expected = [json.loads(x) for x in (sample / "expected.jsonl").read_text().splitlines() if x]
+    plays = [v for v in expected if v["legal"] and v["reason"] == "play"]
+    assert len(plays) >= 15
+    assert any(v["reason"] == "challenge" for v in expected)
+    assert any(v["move"] == {"pass": True} for v in expected)
+    assert any(not v["legal"] for v in expected)
+    last_board = [json.loads(x) for x in (sample / "script.jsonl").read_text().splitlines()][-2]
+    assert max(int(c[0]) for row in last_board["cells"] for c in row if c) >= 4
+    size = sum(f.stat().st_size for f in sample.glob("*.jpg"))
+    assert size < 8_000_000
 
 
 def _referee(log: Path, out: Path) -> subprocess.Popen[bytes]:

@@ -882,7 +882,10 @@ class TileReader(Reader):
         ):
             if off > MAX_MISS:  # a neighbour's letter leaning over this square
                 continue
-            reads[i] = SquareRead(int(level), guess.letter, float(min(guess.confidence, sure)))
+            # the square's confidence is its letter's: heights are checked against the game's
+            # history (UpwordsMatch.reconcile), so an unsure height must not stop the referee
+            del sure
+            reads[i] = SquareRead(int(level), guess.letter, float(guess.confidence))
         return reads, odd, layout
 
     def _reading(self, reads: list[SquareRead], odd: int) -> Reading:
