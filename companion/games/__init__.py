@@ -18,7 +18,13 @@ def _upwords() -> Game:
     return UpwordsGame()
 
 
-_FACTORIES = {"amoeba": _amoeba, "upwords": _upwords}
+def _octiles() -> Game:
+    from companion.games.octiles import OctilesGame
+
+    return OctilesGame()
+
+
+_FACTORIES = {"amoeba": _amoeba, "upwords": _upwords, "octiles": _octiles}
 
 GAME_IDS: tuple[str, ...] = tuple(_FACTORIES)
 

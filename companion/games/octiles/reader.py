@@ -1,0 +1,540 @@
+"""Rectified board image -> Octiles position (tiles, runners, pocket), learned from one start image.
+
+Everything is read in the rectified board image (one cell = one pitch) against colours learned
+from the start picture, in which all 17 tiles lie face down, the stops are bare and the spare
+tile lies face up in the pocket: the backs come from the 17 spaces, the face and path colours
+from the pocket tile (of its two colour clusters, the one seen at the tile's corners, where no
+chord comes, is the face).  Light changes between frames are taken out by a per-channel gain
+field fitted through five patches of bare board near the corners of the playing area.
+
+A space is face down when its pixels lie nearer its learned back than the face or the ink.  A
+face-up tile is identified by template matching: its pixels are turned into "pathness" (0 at
+the face colour, 1 at the ink) and correlated with the picture of every distinct look of the
+18 tiles in their 8 rotations; correlation ignores contrast and offset, so other path widths
+and inks still match.  The best look wins; its margin over the runner-up is the confidence.
+
+Runners are wooden pegs about half a pitch tall, so a tilted camera sees them lean away from
+the nadir over the neighbouring tiles.  The ground under a peg can only be seen through the
+peg, so runners are read at the base: a stop holds a peg when its colour is far from the bare
+stop's, a circle when its pale centre turned to saturated paint, and the hue says which colour.
+The camera, recovered from the calibration homography, says where each peg's column falls in
+the rectified image, and those pixels are left out when the tiles are read.  Pixels that are
+neither back, face nor ink, and "pegs" of no paint's hue or saturation, are a hand: the
+reading is then marked covered.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import cache
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import ProfileError, VisionError
+from companion.games.base import JSON, BoardGeometry, Reader, Reading
+from companion.games.octiles.draw import (
+    HALF,
+    PEG_HEIGHT,
+    PEG_RADIUS,
+    TILE_APOTHEM,
+    WELL_APOTHEM,
+    chord_curve,
+)
+from companion.games.octiles.model import BoardGraph, Position, load_board
+from companion.games.octiles.tiles import ROTATIONS, TILES, chords
+
+log = logging.getLogger(__name__)
+
+VERSION = 2
+SAMPLE_APOTHEM = 0.42
+"""Tile pixels are sampled inside this apothem (pitches), clear of the well's rim."""
+BASE_RADIUS = 0.07
+"""Radius of the disc read at a peg's base (pitches): inside the peg and inside a circle's
+pale centre."""
+PATCHES = ((-2.75, 2.75), (2.75, 2.75), (2.85, -1.5), (-1.5, -2.8), (-2.75, -2.75))
+"""Bare board used for the light gain field (pitches): near the corners, a pitch clear of
+circles, pocket and any leaning peg."""
+CORNER_REACH = 0.43
+"""Distance from a tile's centre to the face-coloured points by its corners (pitches)."""
+PATCH_RADIUS = 0.15
+PEG_SHADOW = 1.25
+"""Left-out disc around a peg's column, as a share of the peg's radius (blur, wobble)."""
+TEMPLATE_WIDTH = 0.08
+TEMPLATE_BLUR = 0.03
+"""Template path width and blur, in pitches (between the editions' 0.065 and 0.1)."""
+EMPTY_SCORE = 0.3
+"""A stop whose colour is further than this (share of its bare colour) from bare, or any place
+whose colour is this much more saturated than bare, holds a peg."""
+PALE = 0.5
+"""Circle centres are less saturated than this (pale paint, even after light gain); peg
+paint more."""
+HUES = {"red": 0.0, "yellow": 27.0, "green": 60.0, "blue": 112.0}
+"""OpenCV hue (0..180) of the four runner paints."""
+STRANGE = 0.4
+"""A space whose pixels lie further than this (share of the face-to-ink contrast) from both a
+back and a face is covered by something else."""
+HUE_TOLERANCE = 10.0
+"""A peg's hue lies within this of its paint's (OpenCV hue units); further off is not a peg."""
+PEG_SATURATION = 0.6
+"""Peg paint is at least this saturated, even in a peg's shaded base."""
+POCKET_SCORE = 0.4
+"""Below this best correlation the pocket holds no tile."""
+COVERED_SCORE = 0.45
+"""A face-up tile correlating less than this with every look is hidden (a hand over it)."""
+DEFAULT_FOCAL = 0.8
+"""Focal length (share of the frame width) assumed when the view is too square-on to say."""
+
+
+# --- geometry -----------------------------------------------------------------------------------
+def _to_px(geometry: BoardGeometry, points: np.ndarray) -> np.ndarray:
+    """Board pitches (y up) -> rectified pixel coordinates (centres at integers)."""
+    p = np.atleast_2d(np.asarray(points, np.float64))
+    cell = geometry.cell_px
+    x = (p[:, 0] + HALF + geometry.margin) * cell - 0.5
+    y = (HALF - p[:, 1] + geometry.margin) * cell - 0.5
+    return np.column_stack([x, y])
+
+
+def _disc_offsets(radius_px: float, step: float = 1.0) -> np.ndarray:
+    r = int(np.ceil(radius_px))
+    g = np.arange(-r, r + 1, step)
+    xs, ys = np.meshgrid(g, g)
+    keep = np.hypot(xs, ys) <= radius_px
+    return np.column_stack([xs[keep], ys[keep]])
+
+
+def _octagon_offsets(apothem: float, step: float) -> np.ndarray:
+    """Sample points (pitches, y up) inside an octagon centred on the origin."""
+    g = np.arange(-apothem, apothem + 1e-9, step)
+    xs, ys = np.meshgrid(g, g)
+    pts = np.column_stack([xs.ravel(), ys.ravel()])
+    inside = np.ones(len(pts), bool)
+    for e in range(8):
+        a = np.deg2rad(45.0 * e)
+        inside &= pts @ np.array([np.sin(a), np.cos(a)]) <= apothem
+    return pts[inside]
+
+
+@cache
+def _looks() -> tuple[tuple[tuple[int, int], ...], tuple[frozenset[frozenset[int]], ...]]:
+    """One (tile, rotation) per distinct look of the 18 tiles, and its chord set."""
+    faces: list[tuple[int, int]] = []
+    seen: list[frozenset[frozenset[int]]] = []
+    for tile in TILES:
+        for rotation in ROTATIONS:
+            look = chords(tile, rotation)
+            if look not in seen:
+                seen.append(look)
+                faces.append((tile, rotation))
+    return tuple(faces), tuple(seen)
+
+
+@cache
+def _templates(step: float) -> np.ndarray:
+    """Pathness of every distinct look at the tile sample points (looks x samples).
+
+    Crossings are drawn as plain overlaps: which chord passes over differs between editions,
+    and the gap in the lower one is too small to matter to a correlation.
+    """
+    res = 96
+    scale = TILE_APOTHEM / WELL_APOTHEM
+    offsets = _octagon_offsets(SAMPLE_APOTHEM, step)
+    _, looks = _looks()
+    px = (offsets * [1, -1] + 0.5) * res
+    mx, my = px[:, 0:1].astype(np.float32), px[:, 1:2].astype(np.float32)
+    paths = np.zeros((len(looks), len(offsets)), np.float32)
+    for k, look in enumerate(looks):
+        canvas = np.zeros((res, res), np.float32)
+        for a, b in look:
+            curve = chord_curve(min(a, b), max(a, b)) * scale * [1, -1] + 0.5
+            pts = np.round(curve * res * 16).astype(np.int32)
+            cv2.polylines(canvas, [pts], False, 1.0, round(TEMPLATE_WIDTH * res), cv2.LINE_AA, 4)
+        canvas = cv2.GaussianBlur(canvas, (0, 0), TEMPLATE_BLUR * res)
+        paths[k] = cv2.remap(canvas, mx, my, cv2.INTER_LINEAR)[:, 0]
+    return paths
+
+
+def _correlations(templates: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Correlation of the pathness ``p`` with every template (rows)."""
+    t = templates - templates.mean(axis=1, keepdims=True)
+    q = p - p.mean()
+    norms = np.linalg.norm(t, axis=1) * max(float(np.linalg.norm(q)), 1e-6)
+    return (t @ q) / np.maximum(norms, 1e-9)
+
+
+# --- camera from the calibration homography -------------------------------------------------
+def camera_centre(
+    homography: np.ndarray, image_size: tuple[int, int], geometry: BoardGeometry
+) -> np.ndarray:
+    """The camera's position (pitches, y up; z = height above the board) from the homography
+    rectified pixels -> frame pixels, taking square pixels and the principal point at the frame
+    centre; the focal length comes from the homography unless the view is square-on."""
+    cell = geometry.cell_px
+    # board pitches (y up) -> rectified pixels
+    to_rect = np.array(
+        [
+            [cell, 0.0, (HALF + geometry.margin) * cell - 0.5],
+            [0.0, -cell, (HALF + geometry.margin) * cell - 0.5],
+            [0.0, 0.0, 1.0],
+        ]
+    )
+    width, height = image_size
+    shift = np.array([[1.0, 0, -width / 2], [0, 1.0, -height / 2], [0, 0, 1.0]])
+    a = shift @ np.asarray(homography, np.float64) @ to_rect
+    a /= np.linalg.norm(a[:, 0])
+    f2_options = []
+    den = a[2, 0] * a[2, 1]
+    if abs(den) > 1e-12:
+        f2_options.append(-(a[0, 0] * a[0, 1] + a[1, 0] * a[1, 1]) / den)
+    den = a[2, 1] ** 2 - a[2, 0] ** 2
+    if abs(den) > 1e-12:
+        f2_options.append((a[0, 0] ** 2 + a[1, 0] ** 2 - a[0, 1] ** 2 - a[1, 1] ** 2) / den)
+    plausible = [f2 for f2 in f2_options if (0.2 * width) ** 2 < f2 < (5 * width) ** 2]
+    focal = float(np.sqrt(np.median(plausible))) if plausible else DEFAULT_FOCAL * width
+    m = np.diag([1 / focal, 1 / focal, 1.0]) @ a
+    scale = 1.0 / np.sqrt(np.linalg.norm(m[:, 0]) * np.linalg.norm(m[:, 1]))
+    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+    if t[2] < 0:
+        r1, r2, t = -r1, -r2, -t
+    r3 = np.cross(r1, r2)
+    rot = np.column_stack([r1, r2, r3])
+    centre = -rot.T @ t
+    # with y up and x east, r3 points away from the camera's side: height is |z|
+    return np.array([centre[0], centre[1], abs(centre[2])])
+
+
+def lean(centre: np.ndarray, base: np.ndarray, height: float) -> np.ndarray:
+    """Where the point ``height`` pitches above ``base`` appears on the board plane."""
+    s = centre[2] / max(centre[2] - height, 1e-6)
+    return centre[:2] + (np.asarray(base) - centre[:2]) * s
+
+
+# --- the reader -------------------------------------------------------------------------------
+class TileReader(Reader):
+    """Reads the 17 spaces, the runners and the pocket; one instance per calibrated view."""
+
+    def __init__(
+        self,
+        geometry: BoardGeometry,
+        camera: np.ndarray,
+        patches: np.ndarray,
+        backs: np.ndarray,
+        face: np.ndarray,
+        path: np.ndarray,
+        bare: np.ndarray,
+        board: BoardGraph | None = None,
+    ) -> None:
+        _check_geometry(geometry)
+        self.geometry = geometry
+        self.board = board or load_board()
+        self.camera = np.asarray(camera, np.float64).reshape(3)
+        self.patches = np.asarray(patches, np.float32).reshape(len(PATCHES), 3)
+        self.backs = np.asarray(backs, np.float32).reshape(len(self.board.spaces), 3)
+        self.face = np.asarray(face, np.float32).reshape(3)
+        self.path = np.asarray(path, np.float32).reshape(3)
+        self.bare = np.asarray(bare, np.float32).reshape(len(self.board.places()), 3)
+        self._prepare()
+
+    def _prepare(self) -> None:
+        geo, board = self.geometry, self.board
+        width, height = geo.size
+        cell = geo.cell_px
+        self._step = 2.0 / cell
+        tile_pts = _octagon_offsets(SAMPLE_APOTHEM, self._step)
+        centres = [board.coords[s] for s in board.spaces] + [board.pocket]
+        self._tile_px = np.stack([_to_px(geo, tile_pts + c) for c in centres])
+        self._tile_idx = _flat_index(self._tile_px, width, height)
+        self._templates = _templates(self._step)
+        tiles = np.array([tile for tile, _ in _looks()[0]])
+        self._rivals = tiles[:, None] != tiles[None, :]
+        base = _disc_offsets(BASE_RADIUS * cell)
+        places = board.places()
+        self._place_index = {place: i for i, place in enumerate(places)}
+        self._place_px = _to_px(geo, [board.coords[p] for p in places])
+        self._place_idx = _flat_index(self._place_px[:, None, :] + base[None], width, height)
+        patch = _disc_offsets(PATCH_RADIUS * cell, 2.0)
+        self._patch_idx = _flat_index(
+            _to_px(geo, np.array(PATCHES))[:, None, :] + patch[None], width, height
+        )
+        # the rectified pixels each peg's column covers, per place
+        self._peg_discs: list[tuple[np.ndarray, float]] = []
+        for p in places:
+            heights = np.linspace(0.0, PEG_HEIGHT, 6)
+            tops = np.array([lean(self.camera, board.coords[p], h) for h in heights])
+            self._peg_discs.append((_to_px(geo, tops), PEG_SHADOW * PEG_RADIUS * cell))
+        # weights of the light patches at every tile sample and place
+        self._tile_w = _bilinear(geo, self._tile_px)
+        self._place_w = _bilinear(geo, self._place_px[:, None, :])
+
+    # --- calibration --------------------------------------------------------------------------
+    @classmethod
+    def learn(
+        cls,
+        board_img: np.ndarray,
+        geometry: BoardGeometry,
+        *,
+        homography: np.ndarray,
+        image_size: tuple[int, int],
+    ) -> TileReader:
+        """Learn from the start image: 17 tiles face down, spare tile face up in the pocket,
+        stops bare, runners on any circles."""
+        _check_image(board_img, geometry)
+        board = load_board()
+        camera = camera_centre(homography, image_size, geometry)
+        probe = cls(
+            geometry, camera, np.ones((len(PATCHES), 3)), np.zeros((17, 3)), np.zeros(3),
+            np.zeros(3), np.zeros((len(board.places()), 3)), board,
+        )  # fmt: skip
+        flat = board_img.reshape(-1, 3).astype(np.float32)
+        patches = flat[probe._patch_idx].mean(axis=1)
+        tiles = flat[probe._tile_idx]
+        backs = np.median(tiles[:17], axis=1)
+        corners = _octagon_corners(geometry, board.pocket)
+        face, path = _two_colours(tiles[17], np.median(flat[corners], axis=0))
+        spread = np.linalg.norm(tiles[:17] - backs[:, None], axis=2).mean()
+        if np.linalg.norm(face - path) < 3 * max(float(spread), 4.0):
+            raise VisionError(
+                "the pocket in the start image shows no face-up tile: lay the spare tile face "
+                "up in the pocket and calibrate again"
+            )
+        bare = np.median(flat[probe._place_idx], axis=1)
+        # a circle's centre under a peg is unknown: take a pale grey of the circles' brightness
+        circles = bare[len(board.stops) :]
+        circles[:] = circles.mean(axis=1, keepdims=True)
+        log.info(
+            "octiles reader learned: camera at (%.2f, %.2f, %.2f) P",
+            *camera,
+        )
+        return cls(geometry, camera, patches, backs, face, path, bare, board)
+
+    @classmethod
+    def from_json(cls, params: JSON, geometry: BoardGeometry) -> TileReader:
+        """Rebuild from ``to_json``; ``ProfileError`` when anything is missing or malformed."""
+        board = load_board()
+        shapes = {
+            "camera": (3,), "patches": (len(PATCHES), 3), "backs": (17, 3), "face": (3,),
+            "path": (3,), "bare": (len(board.places()), 3),
+        }  # fmt: skip
+        try:
+            if params.get("version") != VERSION:
+                raise ValueError(f"version {params.get('version')!r}")
+            values: dict[str, Any] = {}
+            for key, shape in shapes.items():
+                arr = np.array(params[key], dtype=np.float64)
+                if arr.shape != shape or not np.isfinite(arr).all():
+                    raise ValueError(key)
+                values[key] = arr
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise ProfileError(
+                f"the octiles reader settings in the profile are damaged ({err}): calibrate again"
+            ) from None
+        return cls(geometry, board=board, **values)
+
+    def to_json(self) -> JSON:
+        return {
+            "version": VERSION,
+            "camera": np.round(self.camera, 4).tolist(),
+            "patches": np.round(self.patches, 2).tolist(),
+            "backs": np.round(self.backs, 2).tolist(),
+            "face": np.round(self.face, 2).tolist(),
+            "path": np.round(self.path, 2).tolist(),
+            "bare": np.round(self.bare, 2).tolist(),
+        }
+
+    # --- reading ------------------------------------------------------------------------------
+    def read(self, board_img: np.ndarray) -> Reading:
+        """Read a rectified board: runners first (their pegs hide parts of tiles), then tiles.
+
+        Confidence order: the 17 spaces, the 36 places (stops, then circles), the pocket.
+        """
+        _check_image(board_img, self.geometry)
+        flat = board_img.reshape(-1, 3).astype(np.float32)
+        patches = flat[self._patch_idx].mean(axis=1)
+        gain = patches / np.maximum(self.patches, 1.0)
+        runners, place_conf, odd = self._runners(flat, gain)
+        hidden = self._hidden(runners)
+        faces, tile_conf, pocket, unsure = self._tiles(flat, gain, hidden)
+        spaces = dict(zip(self.board.spaces, faces[:17], strict=True))
+        pocket_tile = None if faces[17] is None else faces[17][0]
+        state = Position.make(spaces, runners, pocket_tile)
+        confidence = np.concatenate([tile_conf[:17], place_conf, [pocket]]).astype(np.float64)
+        unsure = unsure + odd
+        covered = len(unsure) > 0
+        note = f"cannot read {', '.join(unsure)}" if covered else ""
+        return Reading(state=state, confidence=confidence, covered=covered, note=note)
+
+    def _runners(
+        self, flat: np.ndarray, gain: np.ndarray
+    ) -> tuple[dict[str, str], np.ndarray, list[str]]:
+        """A stop holds a peg when its base colour is far from the bare stop's; a circle when
+        its centre is saturated (pegs are bright paint, a circle's centre is pale)."""
+        local = np.einsum("pk,kc->pc", self._place_w[:, 0], gain)
+        colour = np.median(flat[self._place_idx], axis=1) / np.maximum(local, 0.05)
+        nstops = len(self.board.stops)
+        distance = np.linalg.norm(colour - self.bare, axis=1) / np.maximum(
+            np.linalg.norm(self.bare, axis=1), 1.0
+        )
+        saturation = _saturation(colour)
+        lift = saturation - _saturation(self.bare)
+        # both scores are on the scale of EMPTY_SCORE: circles by how saturated they are
+        circles = (saturation - PALE) / 0.4 + EMPTY_SCORE
+        score = np.where(np.arange(len(colour)) < nstops, np.maximum(distance, lift), circles)
+        hue = _hue(colour)
+        runners: dict[str, str] = {}
+        conf = np.clip(np.abs(score - EMPTY_SCORE) / EMPTY_SCORE * 2, 0, 1)
+        for i, place in enumerate(self.board.places()):
+            if score[i] > EMPTY_SCORE:
+                gaps = {name: _hue_gap(hue[i], h) for name, h in HUES.items()}
+                best = min(gaps, key=gaps.__getitem__)
+                runners[place] = best
+                second = sorted(gaps.values())[1]
+                conf[i] = min(conf[i], float(np.clip((second - gaps[best]) / 20.0, 0, 1)))
+        # a hand is neither as saturated as peg paint nor of its hues
+        odd = [
+            place for place in runners
+            if _hue_gap(hue[self._place_index[place]], HUES[runners[place]]) > HUE_TOLERANCE
+            or saturation[self._place_index[place]] < PEG_SATURATION
+        ]  # fmt: skip
+        return runners, conf, odd
+
+    def _hidden(self, runners: dict[str, str]) -> np.ndarray:
+        """Mask of rectified pixels a peg's column hides (True = do not read)."""
+        width, height = self.geometry.size
+        mask = np.zeros((height, width), np.uint8)
+        for i, place in enumerate(self.board.places()):
+            if place in runners:
+                tops, radius = self._peg_discs[i]
+                for x, y in tops:
+                    cv2.circle(mask, (round(x), round(y)), round(radius), 1, -1)
+        return mask.reshape(-1).astype(bool)
+
+    def _tiles(
+        self, flat: np.ndarray, gain: np.ndarray, hidden: np.ndarray
+    ) -> tuple[list[tuple[int, int] | None], np.ndarray, float, list[str]]:
+        """Faces of the 17 spaces and the pocket, their confidences, the pocket's, and the
+        spaces that show neither a back nor any tile (something lies over them)."""
+        local = np.einsum("tsk,kc->tsc", self._tile_w, gain)
+        pix = flat[self._tile_idx] / np.maximum(local, 0.05)
+        seen = ~hidden[self._tile_idx]
+        ink = self.path - self.face
+        pathness = ((pix - self.face) @ ink) / max(float(ink @ ink), 1e-6)
+        faces: list[tuple[int, int] | None] = []
+        conf = np.zeros(18)
+        pocket = 0.0
+        unsure: list[str] = []
+        looks, _ = _looks()
+        for t in range(18):
+            keep = seen[t]
+            if keep.sum() < 0.3 * keep.size:  # under pegs: say face down, with no confidence
+                faces.append(None)
+                unsure += self.board.spaces[t : t + 1]
+                continue
+            # each pixel: nearer the back colour, or the face or ink of a face-up tile?
+            d_up = np.minimum(
+                np.linalg.norm(pix[t][keep] - self.face, axis=1),
+                np.linalg.norm(pix[t][keep] - self.path, axis=1),
+            )
+            if t < 17:
+                d_back = np.linalg.norm(pix[t][keep] - self.backs[t], axis=1)
+                scale = max(float(np.linalg.norm(ink)), 1.0)
+                if np.median(np.minimum(d_back, d_up)) > STRANGE * scale:
+                    faces.append(None)
+                    unsure.append(self.board.spaces[t])
+                    continue
+                vote = float(np.median(d_back - d_up)) / scale
+                if vote < 0:
+                    faces.append(None)
+                    conf[t] = float(np.clip(-vote / 0.1, 0, 1))
+                    continue
+            scores = _correlations(self._templates[:, keep], pathness[t][keep])
+            top = int(np.argmax(scores))
+            best = float(scores[top])
+            if t == 17 and best < POCKET_SCORE:
+                faces.append(None)
+                pocket = float(np.clip((POCKET_SCORE - best) / 0.2, 0, 1))
+                continue
+            faces.append(looks[top])
+            # the runner-up among other looks (the pocket: other tiles, its turn is no matter)
+            rivals = self._rivals[top] if t == 17 else np.arange(len(looks)) != top
+            second = float(scores[rivals].max())
+            conf[t] = float(np.clip((best - second) / 0.1, 0, 1) * np.clip(best / 0.4, 0, 1))
+            if best < COVERED_SCORE and t < 17:
+                conf[t] = 0.0
+                unsure.append(self.board.spaces[t])
+            if t == 17:
+                pocket = conf[t]
+        return faces, conf, pocket, unsure
+
+
+def _flat_index(points: np.ndarray, width: int, height: int) -> np.ndarray:
+    xs = np.clip(np.round(points[..., 0]).astype(np.int64), 0, width - 1)
+    ys = np.clip(np.round(points[..., 1]).astype(np.int64), 0, height - 1)
+    return ys * width + xs
+
+
+def _bilinear(geometry: BoardGeometry, points: np.ndarray) -> np.ndarray:
+    """Weights of the light patches at rectified ``points`` (... x 2): the least-squares fit
+    of a bilinear gain field through the patches, evaluated there."""
+    patches = _to_px(geometry, np.array(PATCHES)) / geometry.size[0]
+
+    def basis(xy: np.ndarray) -> np.ndarray:
+        x, y = xy[..., 0], xy[..., 1]
+        return np.stack([np.ones_like(x), x, y, x * y], axis=-1)
+
+    fit = np.linalg.pinv(basis(patches))  # 4 x patches
+    return basis(points / geometry.size[0]) @ fit
+
+
+def _octagon_corners(geometry: BoardGeometry, centre: tuple[float, float]) -> np.ndarray:
+    """Flat indices of points just inside a tile's corners: face colour on every tile (no
+    chord comes that close to a corner)."""
+    a = np.deg2rad(22.5 + 45.0 * np.arange(8))
+    points = np.column_stack([np.sin(a), np.cos(a)]) * CORNER_REACH + np.asarray(centre)
+    width, height = geometry.size
+    return _flat_index(_to_px(geometry, points), width, height)
+
+
+def _two_colours(pixels: np.ndarray, face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(face, ink) of a face-up tile's pixels: of their two colour clusters, the one nearer
+    the colour seen at the tile's corners is the face."""
+    data = pixels.astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, _, centres = cv2.kmeans(data, 2, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    near = int(np.argmin(np.linalg.norm(centres - face, axis=1)))
+    return centres[near], centres[1 - near]
+
+
+def _saturation(colours: np.ndarray) -> np.ndarray:
+    c = np.asarray(colours, np.float32)
+    hi, lo = c.max(axis=-1), c.min(axis=-1)
+    return (hi - lo) / np.maximum(hi, 1.0)
+
+
+def _hue(colours: np.ndarray) -> np.ndarray:
+    c = np.clip(colours, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    return cv2.cvtColor(c, cv2.COLOR_BGR2HSV_FULL)[:, 0, 0].astype(np.float32) * 180.0 / 256.0
+
+
+def _hue_gap(a: float, b: float) -> float:
+    d = abs(a - b) % 180.0
+    return min(d, 180.0 - d)
+
+
+def _check_geometry(geometry: BoardGeometry) -> None:
+    if (geometry.cols, geometry.rows) != (6, 6):
+        raise ProfileError(
+            f"the octiles reader needs the 6x6 pitch board geometry, got "
+            f"{geometry.cols}x{geometry.rows}; calibrate again with --game octiles"
+        )
+
+
+def _check_image(board: Any, geometry: BoardGeometry) -> None:
+    width, height = geometry.size
+    if not isinstance(board, np.ndarray) or board.shape != (height, width, 3):
+        shape = getattr(board, "shape", None)
+        raise VisionError(
+            f"expected a rectified {width}x{height} colour board image, got shape {shape}; "
+            "rectify the frame with the calibration profile first"
+        )

@@ -1,0 +1,151 @@
+"""The Octiles reader on rendered camera frames: tiles by chord set, runners by colour, pocket."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import numpy as np
+import pytest
+from octiles_scenes import BOARD, GEOMETRY, Drawn, random_position, rectify, start
+
+from companion.errors import ProfileError, VisionError
+from companion.games.octiles.draw import LOOKS_TUNED, LOOKS_UNSEEN
+from companion.games.octiles.model import Position
+from companion.games.octiles.reader import TileReader, camera_centre
+from companion.games.octiles.tiles import chords
+from companion.vision.synth import Pose, Scene, random_pose, render_scene
+
+SIZE = (1280, 960)
+
+
+@cache
+def _view(look: str, seed: int) -> tuple[TileReader, Pose, int]:
+    """A reader calibrated on one start render under a random pose (tilt up to 20 degrees)."""
+    rng = np.random.default_rng(seed)
+    pose, board_seed = random_pose(rng), int(rng.integers(1 << 30))
+    scene = render_scene(Drawn(), start(rng), look, rng, pose=pose, board_seed=board_seed)
+    board, to_frame = rectify(scene)
+    reader = TileReader.learn(board, GEOMETRY, homography=to_frame, image_size=SIZE)
+    return reader, pose, board_seed
+
+
+def _frame(look: str, seed: int, position: Position, rng: np.random.Generator) -> Scene:
+    _, pose, board_seed = _view(look, seed)
+    return render_scene(Drawn(), position, look, rng, pose=pose, board_seed=board_seed)
+
+
+def _errors(truth: Position, seen: Position) -> tuple[list[str], list[str]]:
+    spaces = [
+        space
+        for (space, a), (_, b) in zip(truth.spaces, seen.spaces, strict=True)
+        if (a is None) != (b is None) or (a is not None and chords(*a) != chords(*b))  # type: ignore[misc]
+    ]
+    places = [p for p in BOARD.places() if truth.runner_map.get(p) != seen.runner_map.get(p)]
+    return spaces, places
+
+
+def _camera_truth(scene: Scene) -> np.ndarray:
+    """The camera centre (pitches, y up, height) from the scene's true projection."""
+    _, _, vt = np.linalg.svd(scene.projection)
+    centre = vt[-1][:3] / vt[-1][3]
+    return np.array([centre[0] - 3.0, 3.0 - centre[1], -centre[2]])
+
+
+@pytest.mark.parametrize("tilt", [20.0, 8.0])
+def test_the_camera_is_found_from_the_calibration_homography(tilt: float) -> None:
+    pose = Pose(tilt_deg=tilt, tilt_axis_deg=35.0, yaw_deg=120.0, focal=0.8)
+    scene = render_scene(Drawn(), start(np.random.default_rng(0)), "kadon",
+                         np.random.default_rng(1), pose=pose)  # fmt: skip
+    _, to_frame = rectify(scene)
+    found = camera_centre(to_frame, SIZE, GEOMETRY)
+    truth = _camera_truth(scene)
+    assert np.linalg.norm(found - truth) < 0.03 * truth[2]
+
+
+def test_a_square_on_view_still_puts_the_camera_over_the_right_spot() -> None:
+    pose = Pose(tilt_deg=0.0, yaw_deg=30.0, focal=0.8, offset=(0.5, 0.5))
+    scene = render_scene(Drawn(), start(np.random.default_rng(0)), "kadon",
+                         np.random.default_rng(1), pose=pose)  # fmt: skip
+    _, to_frame = rectify(scene)
+    found = camera_centre(to_frame, SIZE, GEOMETRY)
+    truth = _camera_truth(scene)
+    assert np.linalg.norm(found[:2] - truth[:2]) < 0.1
+    assert 0.5 * truth[2] < found[2] < 2 * truth[2]
+
+
+@pytest.mark.parametrize(
+    ("look", "seed"), [(look, 10 + i) for i, look in enumerate(LOOKS_TUNED + LOOKS_UNSEEN)]
+)
+def test_reads_tiles_runners_and_the_pocket(look: str, seed: int) -> None:
+    reader = _view(look, seed)[0]
+    rng = np.random.default_rng(seed + 1000)
+    for _ in range(3):
+        truth = random_position(rng)
+        board, _ = rectify(_frame(look, seed, truth, rng))
+        reading = reader.read(board)
+        assert _errors(truth, reading.state) == ([], [])
+        assert reading.state.pocket == truth.pocket
+        assert reading.confidence.shape == (17 + len(BOARD.places()) + 1,)
+        assert ((reading.confidence >= 0) & (reading.confidence <= 1)).all()
+
+
+def test_a_peg_leaning_over_a_tile_does_not_change_its_reading() -> None:
+    faces = dict.fromkeys(BOARD.spaces)
+    faces.update({s: (4, i) for i, s in enumerate(("b3", "c3", "c4", "b4"))})
+    # pegs on all four stops round c3 and b3-c4 lean over those tiles whichever way the camera is
+    runners = {"SC4": "red", "SC3": "yellow", "SD4": "green", "SD3": "blue", "SB4": "blue"}
+    truth = Position.make(faces, runners, 11)
+    reader = _view("kadon", 10)[0]
+    board, _ = rectify(_frame("kadon", 10, truth, np.random.default_rng(7)))
+    assert _errors(truth, reader.read(board).state) == ([], [])
+
+
+def test_profile_round_trip_keeps_the_reading() -> None:
+    reader = _view("walnut", 11)[0]
+    again = TileReader.from_json(json.loads(json.dumps(reader.to_json())), GEOMETRY)
+    rng = np.random.default_rng(3)
+    truth = random_position(rng)
+    board, _ = rectify(_frame("walnut", 11, truth, rng))
+    assert again.read(board).state == reader.read(board).state
+
+
+@pytest.mark.parametrize("damage", ["version", "backs", "camera", "nan"])
+def test_damaged_profile_is_refused(damage: str) -> None:
+    params = _view("kadon", 10)[0].to_json()
+    if damage == "version":
+        params["version"] = 99
+    elif damage == "backs":
+        params["backs"] = params["backs"][:5]
+    elif damage == "camera":
+        del params["camera"]
+    else:
+        params["face"] = [float("nan")] * 3
+    with pytest.raises(ProfileError, match="calibrate again"):
+        TileReader.from_json(params, GEOMETRY)
+
+
+def test_start_image_without_a_tile_in_the_pocket_is_refused() -> None:
+    rng = np.random.default_rng(5)
+    scene = render_scene(Drawn(), start(rng).with_pocket(None), "kadon", rng)
+    board, to_frame = rectify(scene)
+    with pytest.raises(VisionError, match="pocket"):
+        TileReader.learn(board, GEOMETRY, homography=to_frame, image_size=SIZE)
+
+
+def test_wrong_image_size_is_refused() -> None:
+    reader = _view("kadon", 10)[0]
+    with pytest.raises(VisionError, match="rectified"):
+        reader.read(np.zeros((100, 100, 3), np.uint8))
+
+
+def test_an_arm_over_the_board_marks_the_reading_covered() -> None:
+    reader = _view("print", 12)[0]
+    rng = np.random.default_rng(21)
+    for _ in range(3):
+        truth = random_position(rng)
+        _, pose, board_seed = _view("print", 12)
+        scene = render_scene(Drawn(), truth, "print", rng, pose=pose, board_seed=board_seed,
+                             hand="over")  # fmt: skip
+        reading = reader.read(rectify(scene)[0])
+        assert reading.covered and reading.note.startswith("cannot read")
