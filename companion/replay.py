@@ -135,6 +135,7 @@ def referee_input(
     with tempfile.TemporaryDirectory(prefix="companion-") as scratch:
         store = Store(log_path or Path(scratch) / "games.sqlite3")
         session = Session(game, store)
+        session.doubt_below = 0.0  # a recording has nobody to ask: judge what was read
         resumed = session.resume(trust_board=True) if log_path else False
         printer = _Printer(session)
         if path.suffix == ".jsonl":

@@ -351,6 +351,8 @@ def serve(
     session.defaults = dict(settings or {})
     session.on_change = lambda: broadcaster.publish("snapshot", session.snapshot())
     replay = not frames.live
+    if replay:
+        session.doubt_below = 0.0  # a recording has nobody to ask: judge what was read
     resumed = not new and session.resume(trust_board=replay)
     if resumed and session.last_frame is not None:
         if isinstance(frames, FolderSource) and session.last_frame + 1 >= len(frames.files):

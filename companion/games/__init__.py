@@ -24,7 +24,18 @@ def _octiles() -> Game:
     return OctilesGame()
 
 
-_FACTORIES = {"amoeba": _amoeba, "upwords": _upwords, "octiles": _octiles}
+def _labyrinth() -> Game:
+    from companion.games.labyrinth import LabyrinthGame
+
+    return LabyrinthGame()
+
+
+_FACTORIES = {
+    "amoeba": _amoeba,
+    "upwords": _upwords,
+    "octiles": _octiles,
+    "labyrinth": _labyrinth,
+}
 
 GAME_IDS: tuple[str, ...] = tuple(_FACTORIES)
 

@@ -1,0 +1,147 @@
+"""Zombie Labyrinth: characters race through 12 joined pieces for brain discs, Dr. Bizarre hunts.
+
+This module only wires the parts to the ``Game`` interface: ``catalog`` (the pieces, a user's
+own file too), ``model`` (layout, joined graph, board state), ``rules`` (the stop-set search,
+spins, Dr. Bizarre, the match), ``reader`` (layout once, then figures and discs), ``draw``,
+``svg`` and ``script`` (the sample game).  Cells, in the reader's confidence order: each
+character colour (the space it stands on, or ""), "bizarre", then every disc space of the
+layout ("disc" or "").  The geometry is the default layout's 4 x 3 pieces, one cell a piece.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from companion.errors import InputError
+from companion.games.base import JSON, BoardGeometry, Game, Layer, Match, Reader
+from companion.games.labyrinth.model import (
+    CHARACTER_COLOURS,
+    Board,
+    default_layout,
+    format_board,
+    graph_of,
+    make_board,
+    parse_board,
+    set_up_board,
+)
+
+BIZARRE_CELL = "bizarre"
+
+
+class LabyrinthGame(Game):
+    """The Zombie Labyrinth game as the core sees it."""
+
+    id: ClassVar[str] = "labyrinth"
+    title: ClassVar[str] = "Zombie Labyrinth"
+    # a labyrinth piece is assumed about 12 cm square; figures are easy to see
+    geometry: ClassVar[BoardGeometry] = BoardGeometry(
+        cols=4, rows=3, cell_px=64, margin=0.25, cell_cm=12.0, min_camera_px=60
+    )
+
+    def start_state(self) -> Board:
+        return set_up_board(default_layout(), CHARACTER_COLOURS)
+
+    def parse_state(self, obj: JSON) -> Board:
+        return parse_board(obj)
+
+    def format_state(self, state: Board) -> JSON:
+        return format_board(state)
+
+    def cells(self, state: Board) -> dict[str, str]:
+        where = state.character_map
+        out = {colour: where.get(colour, "") for colour in CHARACTER_COLOURS}
+        out[BIZARRE_CELL] = state.bizarre or ""
+        for space in sorted(graph_of(state.layout).disc_spaces()):
+            out[space] = "disc" if space in state.discs else ""
+        return out
+
+    def with_cells(self, state: Board, values: dict[str, str]) -> Board:
+        graph = graph_of(state.layout)
+        characters, bizarre, discs = dict(state.character_map), state.bizarre, set(state.discs)
+        for cell, value in values.items():
+            if value and cell in (*CHARACTER_COLOURS, BIZARRE_CELL) and value not in graph.spaces:
+                raise InputError(f"{value!r} is not a space of this labyrinth")
+            if cell in CHARACTER_COLOURS:
+                characters.pop(cell, None)
+                if value:
+                    characters[cell] = value
+            elif cell == BIZARRE_CELL:
+                bizarre = value or None
+            elif cell in graph.disc_spaces():
+                if value not in ("disc", ""):
+                    raise InputError(f"disc space {cell} holds 'disc' or nothing, not {value!r}")
+                (discs.add if value else discs.discard)(cell)
+            else:
+                raise InputError(f"there is no {cell!r} in this labyrinth")
+        return make_board(state.layout, characters, bizarre, discs)
+
+    def cell_choices(self, cell: str) -> list[str]:
+        graph = graph_of(default_layout())
+        if cell in (*CHARACTER_COLOURS, BIZARRE_CELL):
+            return ["", *sorted(graph.spaces)]
+        if cell in graph.disc_spaces():
+            return ["", "disc"]
+        raise InputError(f"there is no {cell!r} in this labyrinth")
+
+    def settings_for(self, options: JSON) -> JSON:
+        from companion.games.labyrinth.rules import match_settings
+
+        return match_settings(options)
+
+    def new_match(self, settings: JSON) -> Match:
+        from companion.games.labyrinth.rules import LabyrinthMatch
+
+        return LabyrinthMatch(self.settings_for(settings))
+
+    def random_state(self, rng: np.random.Generator) -> Board:
+        layout = default_layout()
+        graph = graph_of(layout)
+        spaces = sorted(graph.spaces)
+        characters = {c: spaces[int(rng.integers(len(spaces)))] for c in CHARACTER_COLOURS}
+        bizarre = spaces[int(rng.integers(len(spaces)))]
+        taken = set(characters.values())
+        discs = [s for s in sorted(graph.disc_spaces()) if s not in taken and rng.random() < 0.6]
+        return make_board(layout, characters, bizarre, discs)
+
+    def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
+        from companion.games.labyrinth.script import sample_script
+
+        return sample_script(seed)
+
+    def learn_reader(
+        self, board: np.ndarray, *, homography: np.ndarray, image_size: tuple[int, int]
+    ) -> Reader:
+        from companion.games.labyrinth.reader import TileReader
+
+        return TileReader.learn(board, self.geometry, homography=homography, image_size=image_size)
+
+    def load_reader(self, params: JSON) -> Reader:
+        from companion.games.labyrinth.reader import TileReader
+
+        return TileReader.from_json(params, self.geometry)
+
+    def board_svg(self, state: Board, *, highlights: tuple[str, ...] = ()) -> str:
+        from companion.games.labyrinth.svg import board_svg
+
+        return board_svg(state, highlights=highlights)
+
+    def draw_board(
+        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> np.ndarray:
+        from companion.games.labyrinth.draw import draw_board
+
+        return draw_board(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
+
+    def raised(
+        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> list[Layer]:
+        from companion.games.labyrinth.draw import raised
+
+        return raised(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
+
+    def looks(self) -> dict[str, list[str]]:
+        from companion.games.labyrinth.draw import LOOKS_TUNED, LOOKS_UNSEEN
+
+        return {"tuned": list(LOOKS_TUNED), "unseen": list(LOOKS_UNSEEN)}

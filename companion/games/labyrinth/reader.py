@@ -1,0 +1,536 @@
+"""Rectified board image -> Zombie Labyrinth board (layout, figures, discs), from one start image.
+
+The layout is read once, from the start image (and again with ``relearn_layout`` when the
+players assemble another labyrinth): in every cell, the corner whose triangle core is darkest
+against the cell's card colour gives the rotation, and the four code squares read in that
+corner's frame give the piece (``catalog.py`` documents the marks).  Both margins make the
+cell's confidence.
+
+Every frame then reads, against the layout:
+
+- each character by the paint of its stand: pixels of that hue and strongly saturated, less
+  the known lantern rings of the same colour, filtered with a head-sized disc so that a
+  lantern's thin ring never looks like a figure.  Figures stand up to 0.4 of a piece tall,
+  so their silhouette leans away from the camera's nadir; the camera, recovered from the
+  calibration homography, turns the silhouette's centre back into the point it stands on,
+  which is snapped to the nearest stopping space;
+- Dr. Bizarre, the same way, by his white coat (brighter than the card and unsaturated);
+- each disc space, by the colour of its middle as a ratio to the cell's card colour (which
+  takes out light changes), against the disc and empty-space colours learned from the start
+  image; pixels under a found figure's silhouette are left out.  A disc space a figure
+  hides is said (with no confidence) to hold a disc only when it is Dr. Bizarre's home and he
+  stands there: a character on a disc space has taken its disc.
+
+Confidence order of a ``Reading``: the characters in ``CHARACTER_COLOURS`` order, Dr. Bizarre,
+then the layout's disc spaces (disc, finish and home kinds) sorted by id.  ``layout_confidence``
+holds one value per grid cell, row by row.
+
+Geometry: one cell of ``BoardGeometry`` is one piece; the reader reads whatever grid the
+geometry has (the lead's default: 3 rows x 4 columns, the default layout's size).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import InputError, ProfileError, VisionError
+from companion.games.base import JSON, BoardGeometry, Reader, Reading
+from companion.games.labyrinth.catalog import DISC_KINDS, Catalog, default_catalog
+from companion.games.labyrinth.draw import (
+    BIZARRE_STAND,
+    CODE_CENTRES,
+    CODE_Y,
+    DISC_RADIUS,
+    FIGURE_HEIGHT,
+    HEAD_RADIUS,
+    HOME_RADIUS,
+    STAND_RADIUS,
+)
+from companion.games.labyrinth.model import (
+    CHARACTER_COLOURS,
+    Layout,
+    Placement,
+    graph_of,
+    make_board,
+    make_layout,
+    rotate_point,
+)
+
+log = logging.getLogger(__name__)
+
+VERSION = 1
+TRIANGLE_CORE = ((0.035, 0.035), (0.07, 0.035), (0.035, 0.07), (0.05, 0.05), (0.025, 0.06))
+"""Points deep inside the identity triangle (piece coordinates), clear of the seam."""
+MIN_INK = 25.0
+"""A cell whose darkest triangle core is not this much darker than its card holds no piece."""
+HUES = {"red": 0.0, "yellow": 25.0, "green": 56.0, "blue": 104.0}
+"""OpenCV hue (0..180) of the four stand paints."""
+HUE_TOLERANCE = 14.0
+MIN_SATURATION = 130
+LANTERN_MASK = 0.068
+"""Radius (cells) of the lantern rings left out of a colour's figure mask."""
+FIGURE_SCORE = 0.6
+"""Share of a head-sized disc that must show a figure's paint."""
+GATHER = 0.22
+"""Radius (cells) round the strongest response whose figure pixels make the silhouette."""
+LEAN_HEIGHT = 0.2
+"""Height (cells) whose projection the silhouette's centre is taken for."""
+COAT_BRIGHTNESS = 1.12
+CARD_PERCENTILE = 75
+COAT_SATURATION = 70
+DISC_SAMPLE = 0.085
+MIN_SEEN = 0.12
+"""Share of a disc space's middle that must be in view to read it empty..."""
+DISC_SEEN = 0.35
+"""...and to read a disc on it."""
+HOME_RING = 0.5 * (HOME_RADIUS + DISC_RADIUS) + 0.007
+"""Radius (cells) where Dr. Bizarre's home shows its purple round the hoard disc."""
+SILHOUETTE = 1.1
+"""Left-out radius round a figure's column, as a share of its stand radius."""
+DEFAULT_FOCAL = 0.8
+
+
+# --- geometry ---------------------------------------------------------------------------------
+def to_px(geometry: BoardGeometry, points: Any) -> np.ndarray:
+    """Board units (x east, y south, one cell = 1) -> rectified pixel coordinates."""
+    p = np.atleast_2d(np.asarray(points, np.float64))
+    return (p + geometry.margin) * geometry.cell_px - 0.5
+
+
+def to_units(geometry: BoardGeometry, pixels: Any) -> np.ndarray:
+    p = np.atleast_2d(np.asarray(pixels, np.float64))
+    return (p + 0.5) / geometry.cell_px - geometry.margin
+
+
+def camera_centre(
+    homography: np.ndarray, image_size: tuple[int, int], geometry: BoardGeometry
+) -> np.ndarray:
+    """The camera's position (board units; z = height above the board, in cells) from the
+    homography rectified pixels -> frame pixels, taking square pixels and the principal point
+    at the frame centre; the focal length comes from the homography unless the view is
+    square-on."""
+    cell, m = geometry.cell_px, geometry.margin
+    to_rect = np.array([[cell, 0.0, m * cell - 0.5], [0.0, cell, m * cell - 0.5], [0, 0, 1.0]])
+    width, height = image_size
+    shift = np.array([[1.0, 0, -width / 2], [0, 1.0, -height / 2], [0, 0, 1.0]])
+    a = shift @ np.asarray(homography, np.float64) @ to_rect
+    a /= np.linalg.norm(a[:, 0])
+    options = []
+    den = a[2, 0] * a[2, 1]
+    if abs(den) > 1e-12:
+        options.append(-(a[0, 0] * a[0, 1] + a[1, 0] * a[1, 1]) / den)
+    den = a[2, 1] ** 2 - a[2, 0] ** 2
+    if abs(den) > 1e-12:
+        options.append((a[0, 0] ** 2 + a[1, 0] ** 2 - a[0, 1] ** 2 - a[1, 1] ** 2) / den)
+    plausible = [f2 for f2 in options if (0.2 * width) ** 2 < f2 < (5 * width) ** 2]
+    focal = float(np.sqrt(np.median(plausible))) if plausible else DEFAULT_FOCAL * width
+    mat = np.diag([1 / focal, 1 / focal, 1.0]) @ a
+    scale = 1.0 / np.sqrt(np.linalg.norm(mat[:, 0]) * np.linalg.norm(mat[:, 1]))
+    r1, r2, t = mat[:, 0] * scale, mat[:, 1] * scale, mat[:, 2] * scale
+    if t[2] < 0:
+        r1, r2, t = -r1, -r2, -t
+    rot = np.column_stack([r1, r2, np.cross(r1, r2)])
+    centre = -rot.T @ t
+    return np.array([centre[0], centre[1], abs(centre[2])])
+
+
+def lean(camera: np.ndarray, base: np.ndarray, height: float) -> np.ndarray:
+    """Where the point ``height`` cells above ``base`` appears on the board plane."""
+    s = camera[2] / max(camera[2] - height, 1e-6)
+    return camera[:2] + (np.asarray(base, np.float64) - camera[:2]) * s
+
+
+def unlean(camera: np.ndarray, seen: np.ndarray, height: float) -> np.ndarray:
+    s = camera[2] / max(camera[2] - height, 1e-6)
+    return camera[:2] + (np.asarray(seen, np.float64) - camera[:2]) / s
+
+
+def _disc_kernel(radius_px: float) -> np.ndarray:
+    r = int(np.ceil(radius_px))
+    ys, xs = np.mgrid[-r : r + 1, -r : r + 1]
+    kernel = (np.hypot(xs, ys) <= radius_px).astype(np.float32)
+    return kernel / kernel.sum()
+
+
+def _flat(geometry: BoardGeometry, pixels: np.ndarray) -> np.ndarray:
+    width, height = geometry.size
+    xs = np.clip(np.round(pixels[..., 0]).astype(np.int64), 0, width - 1)
+    ys = np.clip(np.round(pixels[..., 1]).astype(np.int64), 0, height - 1)
+    return ys * width + xs
+
+
+# --- layout -----------------------------------------------------------------------------------
+class _Cells:
+    """Sample points of every grid cell: the card, the four triangle cores, the code squares."""
+
+    def __init__(self, geometry: BoardGeometry) -> None:
+        self.geometry = geometry
+        cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
+        self.cells = cells
+        grid = np.arange(0.06, 0.95, 0.05)
+        gx, gy = np.meshgrid(grid, grid)
+        card = np.column_stack([gx.ravel(), gy.ravel()])
+        self.card = np.stack(
+            [_flat(geometry, to_px(geometry, card + np.array((c, r)))) for r, c in cells]
+        )
+        core = np.array(TRIANGLE_CORE)
+        squares = np.array([(x, CODE_Y) for x in CODE_CENTRES])
+        jitter = np.array([(0, 0), (0.008, 0), (-0.008, 0), (0, 0.008), (0, -0.008)])
+        self.cores = np.zeros((len(cells), 4, len(core)), np.int64)
+        self.codes = np.zeros((len(cells), 4, 4, len(jitter)), np.int64)
+        for i, (r, c) in enumerate(cells):
+            for rot in range(4):
+                pts = np.array([rotate_point(tuple(p), rot) for p in core]) + np.array((c, r))
+                self.cores[i, rot] = _flat(geometry, to_px(geometry, pts))
+                for k, sq in enumerate(squares):
+                    pts = np.array([rotate_point(tuple(sq + j), rot) for j in jitter])
+                    pts += np.array((c, r))
+                    self.codes[i, rot, k] = _flat(geometry, to_px(geometry, pts))
+
+
+def read_layout(
+    board_img: np.ndarray, geometry: BoardGeometry, catalog: Catalog | None = None
+) -> tuple[Layout, np.ndarray]:
+    """The pieces on the grid from their identity marks, and one confidence per cell."""
+    catalog = catalog or default_catalog()
+    _check_image(board_img, geometry)
+    by_code = {p.code: p.id for p in catalog.pieces if p.code is not None}
+    cells = _Cells(geometry)
+    grey = cv2.cvtColor(board_img, cv2.COLOR_BGR2GRAY).reshape(-1).astype(np.float32)
+    placements: list[Placement] = []
+    confidence = np.zeros(len(cells.cells))
+    for i, (r, c) in enumerate(cells.cells):
+        card = float(np.median(grey[cells.card[i]]))
+        ink = card - np.median(grey[cells.cores[i]], axis=1)
+        rot = int(np.argmax(ink))
+        best = float(ink[rot])
+        if best < MIN_INK:
+            confidence[i] = float(np.clip((MIN_INK - best) / MIN_INK, 0, 1))
+            continue
+        second = float(np.sort(ink)[-2])
+        dark = (card - np.median(grey[cells.codes[i, rot]], axis=1)) / best
+        bits = dark > 0.5
+        code = int(sum(int(b) << (3 - k) for k, b in enumerate(bits)))
+        piece = by_code.get(code)
+        if piece is None or any(p.piece == piece for p in placements):
+            log.info("cell [%d, %d]: code %d names no unplaced piece", r, c, code)
+            continue
+        placements.append(Placement(r, c, piece, rot))
+        margin = float(np.min(np.abs(dark - 0.5))) * 2
+        confidence[i] = float(np.clip(min((best - second) / best, margin), 0, 1))
+    if not placements:
+        raise VisionError(
+            "no labyrinth piece marks were found: check the corners and calibrate again"
+        )
+    return make_layout(placements, catalog), confidence
+
+
+# --- the reader -------------------------------------------------------------------------------
+class TileReader(Reader):
+    """Reads figures and discs on the labyrinth whose layout it learned."""
+
+    def __init__(
+        self,
+        geometry: BoardGeometry,
+        camera: np.ndarray,
+        layout: Layout,
+        layout_confidence: np.ndarray,
+        disc: np.ndarray,
+        empty: np.ndarray,
+        home: np.ndarray,
+        catalog: Catalog | None = None,
+    ) -> None:
+        self.geometry = geometry
+        self.catalog = catalog or default_catalog()
+        self.camera = np.asarray(camera, np.float64).reshape(3)
+        self.layout = layout
+        self.layout_confidence = np.asarray(layout_confidence, np.float64)
+        self.disc = np.asarray(disc, np.float32).reshape(3)
+        self.empty = np.asarray(empty, np.float32).reshape(3)
+        self.home = np.asarray(home, np.float32).reshape(3)
+        self._prepare()
+
+    def _prepare(self) -> None:
+        geo = self.geometry
+        width, height = geo.size
+        self._cells = _Cells(geo)
+        graph = graph_of(self.layout, self.catalog)
+        self.graph = graph
+        self._stops = sorted(s for s, n in graph.spaces.items() if n.kind != "junction")
+        self._stop_pts = np.array([graph.points[s] for s in self._stops])
+        self.disc_spaces = sorted(s for s, n in graph.spaces.items() if n.kind in DISC_KINDS)
+        grid = np.arange(0.03, 0.5, 0.04)
+        qx, qy = np.meshgrid(grid, grid)
+        quarter = np.column_stack([qx.ravel(), qy.ravel()])
+        corners = [(c + 0.5 * i, r + 0.5 * j) for r in range(geo.rows) for j in (0, 1)
+                   for c in range(geo.cols) for i in (0, 1)]  # fmt: skip
+        self._quarters = np.stack([_flat(geo, to_px(geo, quarter + q)) for q in corners])
+        self._lanterns: dict[str, np.ndarray] = {}
+        for colour in CHARACTER_COLOURS:
+            mask = np.ones((height, width), np.float32)
+            for space in graph.lanterns(colour):
+                x, y = to_px(geo, graph.points[space])[0]
+                cv2.circle(mask, (round(x), round(y)), round(LANTERN_MASK * geo.cell_px), 0.0, -1)
+            self._lanterns[colour] = mask
+        self._kernel = _disc_kernel(HEAD_RADIUS * 0.8 * geo.cell_px)
+        offsets = np.mgrid[-1:1.01:0.25, -1:1.01:0.25].reshape(2, -1).T * DISC_SAMPLE
+        offsets = offsets[np.hypot(offsets[:, 0], offsets[:, 1]) <= DISC_SAMPLE]
+        centres = np.array([graph.points[s] for s in self.disc_spaces]).reshape(-1, 2)
+        self._disc_idx = _flat(geo, to_px(geo, (centres[:, None] + offsets[None]).reshape(-1, 2)))
+        self._disc_idx = self._disc_idx.reshape(len(centres), len(offsets))
+        self._disc_cell = np.array(
+            [int(y) * geo.cols + int(x) for x, y in np.floor(centres).astype(int)], np.int64
+        ).reshape(-1)
+        # the empty look of every disc space: printed alike, but home is Dr. Bizarre's purple
+        self._empties = np.array([self.home if s == graph.home else self.empty
+                                  for s in self.disc_spaces]).reshape(-1, 3)  # fmt: skip
+        home = np.asarray(graph.points[graph.home]) if graph.home else np.zeros(2)
+        angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+        ring = home + HOME_RING * np.column_stack([np.cos(angles), np.sin(angles)])
+        self._home_ring = _flat(geo, to_px(geo, ring))
+        self._home_cell = int(home[1]) * geo.cols + int(home[0])
+
+    # --- calibration --------------------------------------------------------------------------
+    @classmethod
+    def learn(
+        cls,
+        board_img: np.ndarray,
+        geometry: BoardGeometry,
+        *,
+        homography: np.ndarray,
+        image_size: tuple[int, int],
+        catalog: Catalog | None = None,
+    ) -> TileReader:
+        """Learn from the start image: the labyrinth assembled, discs on most disc spaces, some
+        disc spaces empty, the figures on the start space and at home."""
+        catalog = catalog or default_catalog()
+        layout, confidence = read_layout(board_img, geometry, catalog)
+        camera = camera_centre(homography, image_size, geometry)
+        probe = cls(
+            geometry, camera, layout, confidence, np.ones(3), np.ones(3), np.ones(3), catalog
+        )
+        card = probe._card(board_img)
+        spots, _ = probe._figures(board_img, card)
+        hidden = probe._hidden(spots)
+        ratios, seen = probe._disc_ratios(board_img, card, hidden)
+        # home's own print is purple: its empty look is learned from its rim below
+        plain = np.array([s != probe.graph.home for s in probe.disc_spaces])
+        usable = ratios[(seen >= MIN_SEEN) & plain]
+        if len(usable) < 2:
+            raise VisionError(
+                "the start image shows too few disc spaces: set the discs out and calibrate again"
+            )
+        distance = np.linalg.norm(usable - 1.0, axis=1)
+        is_disc = distance > 0.5 * distance.max()
+        disc = np.median(usable[is_disc], axis=0)
+        empty = np.median(usable[~is_disc], axis=0) if (~is_disc).any() else np.full(3, 0.9)
+        if np.linalg.norm(disc - empty) < 0.08:
+            raise VisionError(
+                "the start image shows no brain disc: lay the discs out and calibrate again"
+            )
+        log.info("labyrinth reader learned: camera at (%.2f, %.2f, %.2f) cells", *camera)
+        flat = board_img.reshape(-1, 3).astype(np.float32)
+        ring = probe._home_ring[~hidden[probe._home_ring]]
+        if len(ring) == 0:
+            raise VisionError(
+                "Dr. Bizarre's home is hidden in the start image: clear it and calibrate again"
+            )
+        home = np.median(flat[ring], axis=0) / np.maximum(card[probe._home_cell], 1.0)
+        return cls(geometry, camera, layout, confidence, disc, empty, home, catalog)
+
+    def relearn_layout(self, board_img: np.ndarray) -> TileReader:
+        """The same camera and colours with the layout read afresh (a newly built labyrinth)."""
+        layout, confidence = read_layout(board_img, self.geometry, self.catalog)
+        return TileReader(
+            self.geometry,
+            self.camera,
+            layout,
+            confidence,
+            self.disc,
+            self.empty,
+            self.home,
+            self.catalog,
+        )
+
+    @classmethod
+    def from_json(
+        cls, params: JSON, geometry: BoardGeometry, catalog: Catalog | None = None
+    ) -> TileReader:
+        """Rebuild from ``to_json``; ``ProfileError`` when anything is missing or malformed."""
+        catalog = catalog or default_catalog()
+        try:
+            if params.get("version") != VERSION:
+                raise ValueError(f"version {params.get('version')!r}")
+            values = {}
+            for key in ("camera", "disc", "empty", "home"):
+                arr = np.array(params[key], dtype=np.float64)
+                if arr.shape != (3,) or not np.isfinite(arr).all():
+                    raise ValueError(key)
+                values[key] = arr
+            layout = make_layout(
+                (Placement(int(r), int(c), str(p), int(k)) for p, r, c, k in params["layout"]),
+                catalog,
+            )
+            confidence = np.array(params["layout_confidence"], dtype=np.float64)
+            if confidence.shape != (geometry.rows * geometry.cols,):
+                raise ValueError("layout_confidence")
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise ProfileError(
+                f"the labyrinth reader settings in the profile are damaged ({err}): calibrate again"
+            ) from None
+        except InputError as err:
+            raise ProfileError(
+                f"the labyrinth layout in the profile is impossible ({err}): calibrate again"
+            ) from None
+        return cls(geometry, values["camera"], layout, confidence, values["disc"],
+                   values["empty"], values["home"], catalog)  # fmt: skip
+
+    def to_json(self) -> JSON:
+        return {
+            "version": VERSION,
+            "camera": np.round(self.camera, 4).tolist(),
+            "layout": [[p.piece, p.row, p.col, p.rotation] for p in self.layout],
+            "layout_confidence": np.round(self.layout_confidence, 3).tolist(),
+            "disc": np.round(self.disc, 4).tolist(),
+            "empty": np.round(self.empty, 4).tolist(),
+            "home": np.round(self.home, 4).tolist(),
+        }
+
+    # --- reading ------------------------------------------------------------------------------
+    def read(self, board_img: np.ndarray) -> Reading:
+        _check_image(board_img, self.geometry)
+        card = self._card(board_img)
+        spots, figure_conf = self._figures(board_img, card)
+        hidden = self._hidden(spots)
+        ratios, seen = self._disc_ratios(board_img, card, hidden)
+        to_disc = np.linalg.norm(ratios - self.disc, axis=1)
+        to_empty = np.linalg.norm(ratios - self._empties, axis=1)
+        has = to_disc < to_empty
+        places = {name: self._snap(spot) for name, spot in spots.items()}
+        # a disc space a figure hides: a character there has taken its disc (the rules), while
+        # Dr. Bizarre at home usually stands on his hoard; said with no confidence
+        at_home = "bizarre" in places and places["bizarre"][0] == self.graph.home
+        # a figure's dark stand and shadow look like a disc, so a half-hidden space is read
+        # only when it shows the empty print
+        unsure = (seen < MIN_SEEN) | (has & (seen < DISC_SEEN))
+        for i in np.nonzero(unsure)[0]:
+            has[i] = at_home and self.disc_spaces[i] == self.graph.home
+        gap = np.linalg.norm(self.disc - self._empties, axis=1)
+        disc_conf = np.clip(np.abs(to_empty - to_disc) / gap * 2, 0, 1) * ~unsure
+        characters = {c: places[c][0] for c in CHARACTER_COLOURS if c in places}
+        bizarre = places["bizarre"][0] if "bizarre" in places else None
+        for k, name in enumerate((*CHARACTER_COLOURS, "bizarre")):
+            if name in places:
+                figure_conf[k] = min(figure_conf[k], places[name][1])
+        discs = [s for s, h in zip(self.disc_spaces, has, strict=True) if h]
+        state = make_board(self.layout, characters, bizarre, discs)
+        confidence = np.concatenate([figure_conf, disc_conf]).astype(np.float64)
+        return Reading(state=state, confidence=confidence)
+
+    def _card_brightness(self, board_img: np.ndarray) -> np.ndarray:
+        """The card's brightness (HSV value) at every pixel, from quarter cells interpolated,
+        so uneven light inside a piece does not pass for a white coat.  The print (paths,
+        spaces, discs) is darker than the card, so a high percentile is the card even where
+        print fills much of a quarter."""
+        value = board_img.max(axis=2).reshape(-1)
+        quarters = np.percentile(value[self._quarters], CARD_PERCENTILE, axis=1).astype(np.float32)
+        geo = self.geometry
+        grid = quarters.reshape(2 * geo.rows, 2 * geo.cols)
+        inner = cv2.resize(grid, (geo.cols * geo.cell_px, geo.rows * geo.cell_px),
+                           interpolation=cv2.INTER_LINEAR)  # fmt: skip
+        o = geo.origin
+        width, height = geo.size
+        return cv2.copyMakeBorder(inner, o, height - o - inner.shape[0], o,
+                                  width - o - inner.shape[1], cv2.BORDER_REPLICATE)  # fmt: skip
+
+    def _card(self, board_img: np.ndarray) -> np.ndarray:
+        flat = board_img.reshape(-1, 3).astype(np.float32)
+        return np.median(flat[self._cells.card], axis=1)
+
+    def _figures(
+        self, board_img: np.ndarray, card: np.ndarray
+    ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Where each figure stands (board units, unsnapped) and how sure each find is."""
+        hsv = cv2.cvtColor(board_img, cv2.COLOR_BGR2HSV)
+        hue = hsv[..., 0].astype(np.float32)
+        sat, val = hsv[..., 1], hsv[..., 2]
+        strong = (sat >= MIN_SATURATION) & (val >= 50)
+        card_v = self._card_brightness(board_img)
+        found: dict[str, np.ndarray] = {}
+        conf = np.zeros(len(CHARACTER_COLOURS) + 1)
+        masks = []
+        for colour in CHARACTER_COLOURS:
+            d = np.abs(hue - HUES[colour])
+            d = np.minimum(d, 180.0 - d)
+            masks.append(
+                (strong & (d <= HUE_TOLERANCE)).astype(np.float32) * self._lanterns[colour]
+            )
+        coat = (val.astype(np.float32) >= COAT_BRIGHTNESS * card_v) & (sat <= COAT_SATURATION)
+        masks.append(coat.astype(np.float32))
+        radius = GATHER * self.geometry.cell_px
+        for k, (name, mask) in enumerate(zip((*CHARACTER_COLOURS, "bizarre"), masks, strict=True)):
+            response = cv2.filter2D(mask, -1, self._kernel, borderType=cv2.BORDER_CONSTANT)
+            y, x = np.unravel_index(int(np.argmax(response)), response.shape)
+            peak = float(response[y, x])
+            if peak < FIGURE_SCORE:
+                conf[k] = float(np.clip((FIGURE_SCORE - peak) / FIGURE_SCORE * 2, 0, 1))
+                continue
+            y0, y1 = max(int(y - radius), 0), int(y + radius) + 1
+            x0, x1 = max(int(x - radius), 0), int(x + radius) + 1
+            part = mask[y0:y1, x0:x1]
+            ys, xs = np.mgrid[y0 : y0 + part.shape[0], x0 : x0 + part.shape[1]]
+            near = np.hypot(xs - x, ys - y) <= radius
+            weight = part * near
+            centre = np.array([(xs * weight).sum(), (ys * weight).sum()]) / weight.sum()
+            seen = to_units(self.geometry, centre)[0]
+            found[name] = unlean(self.camera, seen, LEAN_HEIGHT)
+            conf[k] = float(np.clip((peak - FIGURE_SCORE) / (1 - FIGURE_SCORE) * 2, 0, 1))
+        return found, conf
+
+    def _snap(self, spot: np.ndarray) -> tuple[str, float]:
+        d = np.linalg.norm(self._stop_pts - spot, axis=1)
+        order = np.argsort(d)
+        first, second = float(d[order[0]]), float(d[order[1]])
+        return self._stops[int(order[0])], float(np.clip((second - first) / (second + first), 0, 1))
+
+    def _hidden(self, spots: dict[str, np.ndarray]) -> np.ndarray:
+        """Rectified pixels a found figure's silhouette covers (True: do not read discs there)."""
+        width, height = self.geometry.size
+        mask = np.zeros((height, width), np.uint8)
+        for name, spot in spots.items():
+            stand = BIZARRE_STAND if name == "bizarre" else STAND_RADIUS
+            r = round(SILHOUETTE * stand * self.geometry.cell_px)
+            for h in np.linspace(0.0, FIGURE_HEIGHT, 5):
+                x, y = to_px(self.geometry, lean(self.camera, spot, h))[0]
+                cv2.circle(mask, (round(x), round(y)), r, 1, -1)
+        return mask.reshape(-1).astype(bool)
+
+    def _disc_ratios(
+        self, board_img: np.ndarray, card: np.ndarray, hidden: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each disc space's visible middle as a ratio to its cell's card, and the share seen."""
+        flat = board_img.reshape(-1, 3).astype(np.float32)
+        ratios = np.ones((len(self.disc_spaces), 3), np.float32)
+        seen = np.zeros(len(self.disc_spaces))
+        for i, idx in enumerate(self._disc_idx):
+            keep = ~hidden[idx]
+            seen[i] = keep.mean()
+            if keep.any():
+                ratios[i] = np.median(flat[idx[keep]], axis=0) / np.maximum(
+                    card[self._disc_cell[i]], 1.0
+                )
+        return ratios, seen
+
+
+def _check_image(board: Any, geometry: BoardGeometry) -> None:
+    width, height = geometry.size
+    if not isinstance(board, np.ndarray) or board.shape != (height, width, 3):
+        shape = getattr(board, "shape", None)
+        raise VisionError(
+            f"expected a rectified {width}x{height} colour board image, got shape {shape}; "
+            "rectify the frame with the calibration profile first"
+        )

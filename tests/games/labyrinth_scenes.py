@@ -1,0 +1,110 @@
+"""Zombie Labyrinth as the scene synthesiser sees it, before the Game class exists.
+
+Shared by the labyrinth drawing and reader tests: an adapter ``Game`` whose only working parts
+are what ``render_scene`` calls, random boards the table can show (any layout of the 12 pieces
+on the 3 x 4 grid, figures and discs anywhere they can stand or lie), and rectification of a
+rendered frame with its true corners (what calibration with exact corners would do).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import cv2
+import numpy as np
+
+from companion.games.base import BoardGeometry, Game, Layer
+from companion.games.labyrinth import draw
+from companion.games.labyrinth.catalog import DISC_KINDS, default_catalog
+from companion.games.labyrinth.model import (
+    CHARACTER_COLOURS,
+    Board,
+    Placement,
+    default_layout,
+    graph_of,
+    make_board,
+    make_layout,
+    set_up_board,
+)
+from companion.vision.synth import Scene
+
+GEOMETRY = BoardGeometry(cols=4, rows=3, cell_px=64, margin=0.25)
+
+
+def _not_drawing(*args: object, **kwargs: object) -> object:
+    raise NotImplementedError("only the drawings are wired here")
+
+
+class Drawn(Game):
+    """The labyrinth's geometry and drawings, nothing else."""
+
+    id: ClassVar[str] = "labyrinth"
+    title: ClassVar[str] = "Zombie Labyrinth"
+    geometry: ClassVar[BoardGeometry] = GEOMETRY
+    start_state = parse_state = format_state = cells = with_cells = _not_drawing
+    new_match = random_state = sample_script = learn_reader = load_reader = _not_drawing
+    board_svg = _not_drawing
+
+    def draw_board(  # type: ignore[override]
+        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> np.ndarray:
+        return draw.draw_board(state, look, rng, geometry=GEOMETRY, px_per_cell=px_per_cell)
+
+    def raised(  # type: ignore[override]
+        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> list[Layer]:
+        return draw.raised(state, look, rng, geometry=GEOMETRY, px_per_cell=px_per_cell)
+
+
+def start(layout: tuple[Placement, ...] | None = None) -> Board:
+    """The calibration set-up on ``layout`` (default: the default labyrinth): the four
+    characters on the start, Dr. Bizarre home on his hoard, a disc on every disc space but
+    every fourth plain one (as ``set_up_board`` does, without asking that the finish be
+    reachable: a shuffled layout need not be playable to be read)."""
+    if layout is None:
+        return set_up_board(default_layout(), CHARACTER_COLOURS)
+    graph = graph_of(layout)
+    plain = sorted(s for s, n in graph.spaces.items() if n.kind == "disc")
+    discs = {s for i, s in enumerate(plain) if i % 4 != 3} | {graph.finish, graph.home}
+    return make_board(layout, dict.fromkeys(CHARACTER_COLOURS, graph.start), graph.home, discs)
+
+
+def random_layout(rng: np.random.Generator) -> tuple[Placement, ...]:
+    """The 12 pieces shuffled over the 3 x 4 grid, each turned any way."""
+    ids = list(default_catalog().ids)
+    order = rng.permutation(len(ids))
+    return make_layout(
+        Placement(k // 4, k % 4, ids[i], int(rng.integers(4))) for k, i in enumerate(order)
+    )
+
+
+def random_board(rng: np.random.Generator, layout: tuple[Placement, ...] | None = None) -> Board:
+    """A board play can reach: characters on any stopping spaces (sometimes sharing one,
+    sometimes off the board), Dr. Bizarre at home, on a purple lantern or on a character's
+    space, discs on any disc spaces but those a character stands on (he took that disc)."""
+    layout = layout if layout is not None else random_layout(rng)
+    graph = graph_of(layout)
+    stops = sorted(s for s, n in graph.spaces.items() if n.kind != "junction")
+    characters = {}
+    for colour in CHARACTER_COLOURS:
+        if rng.random() < 0.85:
+            characters[colour] = stops[int(rng.integers(len(stops)))]
+    if len(characters) > 1 and rng.random() < 0.4:
+        first, second = sorted(characters)[:2]
+        characters[second] = characters[first]
+    haunts = [graph.home, *sorted(graph.lanterns("purple")), *sorted(set(characters.values()))]
+    bizarre = None if rng.random() < 0.1 else haunts[int(rng.integers(len(haunts)))]
+    taken = set(characters.values())
+    discs = [
+        s
+        for s, n in graph.spaces.items()
+        if n.kind in DISC_KINDS and s not in taken and rng.random() < 0.6
+    ]
+    return make_board(layout, characters, bizarre, discs)
+
+
+def rectify(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
+    """(rectified board, homography rectified -> frame) from the scene's true corners."""
+    to_frame = cv2.getPerspectiveTransform(GEOMETRY.area_corners(), scene.corners)
+    board = cv2.warpPerspective(scene.image, np.linalg.inv(to_frame), GEOMETRY.size)
+    return board, to_frame

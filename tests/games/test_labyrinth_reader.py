@@ -1,0 +1,162 @@
+"""The labyrinth reader on rendered camera frames: layout from the marks, figures, discs."""
+
+from __future__ import annotations
+
+import json
+import time
+from functools import cache
+
+import numpy as np
+import pytest
+from labyrinth_scenes import GEOMETRY, Drawn, random_board, random_layout, rectify, start
+
+from companion.errors import ProfileError, VisionError
+from companion.games.labyrinth.draw import LOOKS_TUNED, LOOKS_UNSEEN
+from companion.games.labyrinth.model import (
+    CHARACTER_COLOURS,
+    Board,
+    Layout,
+    default_layout,
+    graph_of,
+    make_board,
+)
+from companion.games.labyrinth.reader import TileReader, camera_centre, read_layout
+from companion.vision.synth import Pose, Scene, random_pose, render_scene
+
+SIZE = (1280, 960)
+
+
+@cache
+def _view(look: str, seed: int) -> tuple[TileReader, Layout, Pose, int]:
+    """A reader calibrated on one start render of a shuffled labyrinth under a random pose
+    (tilt up to 20 degrees, any yaw)."""
+    rng = np.random.default_rng(seed)
+    pose, board_seed = random_pose(rng), int(rng.integers(1 << 30))
+    layout = random_layout(rng)
+    scene = render_scene(Drawn(), start(layout), look, rng, pose=pose, board_seed=board_seed)
+    board, to_frame = rectify(scene)
+    reader = TileReader.learn(board, GEOMETRY, homography=to_frame, image_size=SIZE)
+    return reader, layout, pose, board_seed
+
+
+def _frame(look: str, seed: int, board: Board, rng: np.random.Generator) -> Scene:
+    _, _, pose, board_seed = _view(look, seed)
+    return render_scene(Drawn(), board, look, rng, pose=pose, board_seed=board_seed)
+
+
+def _errors(truth: Board, seen: Board) -> list[str]:
+    wrong = [c for c in CHARACTER_COLOURS if truth.where(c) != seen.where(c)]
+    if truth.bizarre != seen.bizarre:
+        wrong.append("bizarre")
+    wrong += sorted(truth.discs ^ seen.discs)
+    return wrong
+
+
+def test_the_camera_is_found_from_the_calibration_homography() -> None:
+    pose = Pose(tilt_deg=20.0, tilt_axis_deg=35.0, yaw_deg=120.0, focal=0.8)
+    scene = render_scene(Drawn(), start(), "crypt", np.random.default_rng(1), pose=pose)
+    _, to_frame = rectify(scene)
+    found = camera_centre(to_frame, SIZE, GEOMETRY)
+    _, _, vt = np.linalg.svd(scene.projection)
+    truth = vt[-1][:3] / vt[-1][3]
+    truth[2] = -truth[2]
+    assert np.linalg.norm(found - truth) < 0.03 * truth[2]
+
+
+@pytest.mark.parametrize(
+    ("look", "seed"), [(look, 20 + i) for i, look in enumerate(LOOKS_TUNED + LOOKS_UNSEEN)]
+)
+def test_reads_the_layout_figures_and_discs(look: str, seed: int) -> None:
+    reader, layout, _, _ = _view(look, seed)
+    assert reader.layout == layout
+    assert reader.layout_confidence.min() > 0.3
+    rng = np.random.default_rng(seed + 1000)
+    for _ in range(2):
+        truth = random_board(rng, layout)
+        board, _ = rectify(_frame(look, seed, truth, rng))
+        reading = reader.read(board)
+        assert _errors(truth, reading.state) == []
+        assert reading.state.layout == layout
+        assert reading.confidence.shape == (5 + len(reader.disc_spaces),)
+        assert ((reading.confidence >= 0) & (reading.confidence <= 1)).all()
+
+
+def test_crowded_figures_and_a_figure_on_a_lantern_of_its_colour() -> None:
+    reader, layout, _, _ = _view("crypt", 20)
+    graph = graph_of(layout)
+    red = sorted(graph.lanterns("red"))[0]
+    shared = sorted(graph.lanterns("purple"))[0]
+    truth = make_board(
+        layout, {"red": red, "yellow": shared, "green": shared, "blue": shared}, shared, ()
+    )
+    board, _ = rectify(_frame("crypt", 20, truth, np.random.default_rng(5)))
+    assert _errors(truth, reader.read(board).state) == []
+
+
+def test_read_is_fast() -> None:
+    reader, layout, _, _ = _view("moss", 21)
+    rng = np.random.default_rng(9)
+    board, _ = rectify(_frame("moss", 21, random_board(rng, layout), rng))
+    reader.read(board)
+    start_time = time.perf_counter()
+    for _ in range(5):
+        reader.read(board)
+    assert (time.perf_counter() - start_time) / 5 < 0.05
+
+
+def test_a_new_labyrinth_is_read_without_calibrating_again() -> None:
+    reader, _, _, _ = _view("parchment", 22)
+    rng = np.random.default_rng(4)
+    truth = start()  # the default labyrinth under the same camera
+    board, _ = rectify(_frame("parchment", 22, truth, rng))
+    again = reader.relearn_layout(board)
+    assert again.layout == default_layout()
+    assert _errors(truth, again.read(board).state) == []
+    layout, confidence = read_layout(board, GEOMETRY)
+    assert layout == default_layout() and confidence.shape == (12,)
+
+
+def test_profile_round_trip_keeps_the_reading() -> None:
+    reader, layout, _, _ = _view("slate", 23)
+    again = TileReader.from_json(json.loads(json.dumps(reader.to_json())), GEOMETRY)
+    rng = np.random.default_rng(3)
+    board, _ = rectify(_frame("slate", 23, random_board(rng, layout), rng))
+    assert again.read(board).state == reader.read(board).state
+
+
+@pytest.mark.parametrize("damage", ["version", "layout", "camera", "nan", "piece"])
+def test_damaged_profile_is_refused(damage: str) -> None:
+    params = _view("crypt", 20)[0].to_json()
+    if damage == "version":
+        params["version"] = 99
+    elif damage == "layout":
+        params["layout"] = [["p01", 0]]
+    elif damage == "camera":
+        del params["camera"]
+    elif damage == "nan":
+        params["disc"] = [float("nan")] * 3
+    else:
+        params["layout"][0][0] = "p99"
+    with pytest.raises(ProfileError, match="calibrate again"):
+        TileReader.from_json(params, GEOMETRY)
+
+
+def test_a_start_image_without_discs_is_refused() -> None:
+    rng = np.random.default_rng(5)
+    bare = start()
+    bare = make_board(bare.layout, bare.character_map, bare.bizarre, ())
+    board, to_frame = rectify(render_scene(Drawn(), bare, "crypt", rng))
+    with pytest.raises(VisionError, match="disc"):
+        TileReader.learn(board, GEOMETRY, homography=to_frame, image_size=SIZE)
+
+
+def test_an_image_without_pieces_is_refused() -> None:
+    width, height = GEOMETRY.size
+    with pytest.raises(VisionError, match="piece"):
+        read_layout(np.full((height, width, 3), 128, np.uint8), GEOMETRY)
+
+
+def test_wrong_image_size_is_refused() -> None:
+    reader = _view("crypt", 20)[0]
+    with pytest.raises(VisionError, match="rectified"):
+        reader.read(np.zeros((100, 100, 3), np.uint8))
