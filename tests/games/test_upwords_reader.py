@@ -117,10 +117,12 @@ def test_reads_empties_and_letters_from_the_frame(view: View, boards: list) -> N
 
 
 def test_heights_from_where_the_top_faces_appear(view: View, boards: list) -> None:
+    """Heights are a cross-check (the referee keeps them from history); a square's confidence
+    is its letter's, so confident squares must have the right letter."""
     right = sure = sure_right = tiles = 0
     for truth, frame in boards:
         reading = view.reader.read_frame(frame)
-        for i, ((h, _), (g, _)) in enumerate(
+        for i, ((h, a), (g, b)) in enumerate(
             zip(truth.squares, reading.state.squares, strict=True)
         ):
             if h and g:
@@ -128,9 +130,9 @@ def test_heights_from_where_the_top_faces_appear(view: View, boards: list) -> No
                 right += h == g
                 if reading.confidence[i] >= 0.5:
                     sure += 1
-                    sure_right += h == g
+                    sure_right += a == b
     assert right / tiles >= 0.7
-    assert sure >= tiles // 4 and sure_right / sure >= 0.95
+    assert sure >= tiles // 2 and sure_right / sure >= 0.98
 
 
 def test_reads_the_rectified_board_too(view: View, boards: list) -> None:
