@@ -23,7 +23,7 @@ from companion.games.octiles.model import (
     load_board,
     parse_position,
 )
-from companion.games.octiles.tiles import looks
+from companion.games.octiles.tiles import looks, same_face
 
 POCKET = "pocket"
 
@@ -124,6 +124,21 @@ class OctilesGame(Game):
         colours = sorted(COLOURS.values())
         runners = {places[i]: colours[int(rng.integers(4))] for i in chosen}
         return Position.make(faces, runners, int(rng.integers(1, 19)))
+
+    def reading_errors(self, truth: Position, seen: Position) -> dict[str, tuple[int, int]]:
+        """Spaces compared by their chords (equivalent rotations of symmetric tiles are equal),
+        runners by place and colour, and the pocket tile."""
+        spaces = sum(not same_face(truth.face(s), seen.face(s)) for s in self.board.spaces)
+        places = self.board.places()
+        want, got = truth.runner_map, seen.runner_map
+        runners = sum(want.get(p) != got.get(p) for p in places)
+        pocket = int(truth.pocket != seen.pocket)
+        return {
+            "cells": (spaces + runners + pocket, len(self.board.spaces) + len(places) + 1),
+            "spaces": (spaces, len(self.board.spaces)),
+            "runner places": (runners, len(places)),
+            "pocket": (pocket, 1),
+        }
 
     def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
         from companion.games.octiles.script import sample_script
