@@ -281,3 +281,53 @@ def test_upwords_actions_and_the_private_rack_helper(
     hand.screenshot(path=ARTIFACTS / "upwords-rack-helper.png", full_page=True)
     assert errors == []
     phone.close()
+
+
+@pytest.mark.parametrize("game_id", ["octiles", "labyrinth"])
+def test_each_games_page_shows_verdicts_and_takes_a_correction(
+    game_id: str, tmp_path: Path, browser, pin
+) -> None:
+    """The scripted sample game played into the session; the page follows; a square fixed."""
+    from conftest import Table, make_app  # the web tests' own helpers
+    from playwright.sync_api import expect
+
+    table = Table(tmp_path / "games.sqlite3", game=game_id)
+    settings, script = table.game.sample_script(2)
+    serving = _serve(table, make_app(table))
+    url = next(serving)
+    try:
+        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(url + "/")
+        _unlock(page, pin)
+        table.session.start(settings)
+        expect(page.locator("body")).to_have_attribute("data-status", "playing")
+        for item in script[:6]:
+            if "event" in item:
+                table.session.event(item)
+            else:
+                table.session.observe(table.game.parse_state(item))
+        last = table.session.snapshot()["verdicts"][-1]
+        expect(page.locator("#verdict-text")).to_contain_text(last["text"][:40])
+        page.screenshot(path=ARTIFACTS / f"{game_id}-page.png", full_page=True)
+
+        cell = page.locator("#board [data-cell]").last  # drawn last: nothing covers it
+        name = cell.get_attribute("data-cell")
+        choices = table.game.cell_choices(name)
+        value = next(v for v in choices if v != cell.get_attribute("data-value"))
+        page.once("dialog", lambda dialog: dialog.accept(value))
+        cell.scroll_into_view_if_needed()
+        cell.dispatch_event("click")  # a figure or the bottom bar may lie over its centre
+        match_id = table.session.snapshot()["match_id"]
+        # Playwright answers the dialog only while it runs: wait through it, not time.sleep
+        for _ in range(50):
+            if table.store.entries(match_id)[-1].kind == "correct":
+                break
+            page.wait_for_timeout(100)
+        assert table.store.entries(match_id)[-1].kind == "correct"
+        assert table.store.entries(match_id)[-1].payload["cell"] == name
+        assert errors == []
+    finally:
+        serving.close()
+        table.close()

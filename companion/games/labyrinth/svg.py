@@ -226,15 +226,18 @@ def board_svg(
                 stroke_width=_num(0.04 * px),
                 **{"class": "highlight"},
             )
+    where = {**board.character_map, "bizarre": board.bizarre or ""}
     for name, spot in sorted(figure_spots(board).items()):
+        # a tapped figure is corrected as its own cell: which space it really stands on
+        tap = {"data-figure": name, "data-cell": name, "data-value": where.get(name, "")}
         if name == "bizarre":
-            group = ET.SubElement(root, "g", {"class": "figure bizarre", "data-figure": name})
+            group = ET.SubElement(root, "g", {"class": "figure bizarre", **tap})
             _circle(
                 group, spot, FIGURE_RADIUS, px, fill=COAT, stroke=INK, stroke_width=_num(0.012 * px)
             )
             _circle(group, spot, FIGURE_RADIUS * 0.5, px, fill=PAINT["purple"])
         else:
-            group = ET.SubElement(root, "g", {"class": "figure", "data-figure": name})
+            group = ET.SubElement(root, "g", {"class": "figure", **tap})
             _circle(
                 group,
                 spot,

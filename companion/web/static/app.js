@@ -449,8 +449,9 @@
           `What is really on ${cell}? (now ${current || "empty"}; e.g. ${values[values.length - 1]}, or nothing for empty)`,
           current);
         if (typed === null) return;
-        value = typed.trim().toUpperCase();
-        if (!values.includes(value)) { toast(`${value} is not a possible value for ${cell}`); return; }
+        const wanted = typed.trim().toUpperCase();
+        value = values.find((v) => v.toUpperCase() === wanted);
+        if (value === undefined) { toast(`${typed.trim()} is not a possible value for ${cell}`); return; }
       }
       const data = await call("/api/correct", { cell, value });
       render(data.snapshot);
