@@ -114,10 +114,10 @@ def legal_moves(
 
 
 def move_text(move: Move, tile: int) -> str:
-    """'tile 7 on a2 at rotation 3 takes @W1 to SB2'."""
+    """'tile 7 on a2 at rotation 3, moving @W1 to SB2'."""
     return (
-        f"tile {tile} on {move.space} at rotation {move.rotation} "
-        f"takes {move.from_place} to {move.to_place}"
+        f"tile {tile} on {move.space} at rotation {move.rotation}, "
+        f"moving {move.from_place} to {move.to_place}"
     )
 
 
