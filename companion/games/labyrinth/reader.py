@@ -59,6 +59,7 @@ from companion.games.labyrinth.model import (
     make_layout,
     rotate_point,
 )
+from companion.vision.camera import camera_centre as pose_centre
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,6 @@ HOME_RING = 0.5 * (HOME_RADIUS + DISC_RADIUS) + 0.007
 """Radius (cells) where Dr. Bizarre's home shows its purple round the hoard disc."""
 SILHOUETTE = 1.1
 """Left-out radius round a figure's column, as a share of its stand radius."""
-DEFAULT_FOCAL = 0.8
 
 
 # --- geometry ---------------------------------------------------------------------------------
@@ -115,27 +115,7 @@ def camera_centre(
     square-on."""
     cell, m = geometry.cell_px, geometry.margin
     to_rect = np.array([[cell, 0.0, m * cell - 0.5], [0.0, cell, m * cell - 0.5], [0, 0, 1.0]])
-    width, height = image_size
-    shift = np.array([[1.0, 0, -width / 2], [0, 1.0, -height / 2], [0, 0, 1.0]])
-    a = shift @ np.asarray(homography, np.float64) @ to_rect
-    a /= np.linalg.norm(a[:, 0])
-    options = []
-    den = a[2, 0] * a[2, 1]
-    if abs(den) > 1e-12:
-        options.append(-(a[0, 0] * a[0, 1] + a[1, 0] * a[1, 1]) / den)
-    den = a[2, 1] ** 2 - a[2, 0] ** 2
-    if abs(den) > 1e-12:
-        options.append((a[0, 0] ** 2 + a[1, 0] ** 2 - a[0, 1] ** 2 - a[1, 1] ** 2) / den)
-    plausible = [f2 for f2 in options if (0.2 * width) ** 2 < f2 < (5 * width) ** 2]
-    focal = float(np.sqrt(np.median(plausible))) if plausible else DEFAULT_FOCAL * width
-    mat = np.diag([1 / focal, 1 / focal, 1.0]) @ a
-    scale = 1.0 / np.sqrt(np.linalg.norm(mat[:, 0]) * np.linalg.norm(mat[:, 1]))
-    r1, r2, t = mat[:, 0] * scale, mat[:, 1] * scale, mat[:, 2] * scale
-    if t[2] < 0:
-        r1, r2, t = -r1, -r2, -t
-    rot = np.column_stack([r1, r2, np.cross(r1, r2)])
-    centre = -rot.T @ t
-    return np.array([centre[0], centre[1], abs(centre[2])])
+    return pose_centre(np.asarray(homography, np.float64) @ to_rect, image_size)
 
 
 def lean(camera: np.ndarray, base: np.ndarray, height: float) -> np.ndarray:

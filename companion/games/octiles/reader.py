@@ -44,6 +44,7 @@ from companion.games.octiles.draw import (
 )
 from companion.games.octiles.model import BoardGraph, Position, load_board
 from companion.games.octiles.tiles import ROTATIONS, TILES, chords
+from companion.vision.camera import camera_centre as pose_centre
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +84,6 @@ POCKET_SCORE = 0.4
 """Below this best correlation the pocket holds no tile."""
 COVERED_SCORE = 0.45
 """A face-up tile correlating less than this with every look is hidden (a hand over it)."""
-DEFAULT_FOCAL = 0.8
-"""Focal length (share of the frame width) assumed when the view is too square-on to say."""
 
 
 # --- geometry -----------------------------------------------------------------------------------
@@ -180,29 +179,7 @@ def camera_centre(
             [0.0, 0.0, 1.0],
         ]
     )
-    width, height = image_size
-    shift = np.array([[1.0, 0, -width / 2], [0, 1.0, -height / 2], [0, 0, 1.0]])
-    a = shift @ np.asarray(homography, np.float64) @ to_rect
-    a /= np.linalg.norm(a[:, 0])
-    f2_options = []
-    den = a[2, 0] * a[2, 1]
-    if abs(den) > 1e-12:
-        f2_options.append(-(a[0, 0] * a[0, 1] + a[1, 0] * a[1, 1]) / den)
-    den = a[2, 1] ** 2 - a[2, 0] ** 2
-    if abs(den) > 1e-12:
-        f2_options.append((a[0, 0] ** 2 + a[1, 0] ** 2 - a[0, 1] ** 2 - a[1, 1] ** 2) / den)
-    plausible = [f2 for f2 in f2_options if (0.2 * width) ** 2 < f2 < (5 * width) ** 2]
-    focal = float(np.sqrt(np.median(plausible))) if plausible else DEFAULT_FOCAL * width
-    m = np.diag([1 / focal, 1 / focal, 1.0]) @ a
-    scale = 1.0 / np.sqrt(np.linalg.norm(m[:, 0]) * np.linalg.norm(m[:, 1]))
-    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
-    if t[2] < 0:
-        r1, r2, t = -r1, -r2, -t
-    r3 = np.cross(r1, r2)
-    rot = np.column_stack([r1, r2, r3])
-    centre = -rot.T @ t
-    # with y up and x east, r3 points away from the camera's side: height is |z|
-    return np.array([centre[0], centre[1], abs(centre[2])])
+    return pose_centre(np.asarray(homography, np.float64) @ to_rect, image_size)
 
 
 def lean(centre: np.ndarray, base: np.ndarray, height: float) -> np.ndarray:
