@@ -12,6 +12,7 @@ A game's state is its own immutable type; the core only handles it through the g
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -315,3 +316,47 @@ class Game(ABC):
         """Named board looks: ``{"tuned": [...], "unseen": [...]}``; readers are tuned only on
         the first list, and the benchmark reports accuracy on the second."""
         return {"tuned": [], "unseen": []}
+
+
+class PackagedGame(Game):
+    """A game whose parts sit in the usual modules of its package (``reader`` with a
+    ``TileReader``, ``svg.board_svg``, ``draw`` with ``draw_board``/``raised``/looks,
+    ``script.sample_script``), imported only when used so that rules-only users never load
+    OpenCV or Pillow."""
+
+    package: ClassVar[str]
+
+    def _part(self, name: str) -> Any:
+        return importlib.import_module(f"{self.package}.{name}")
+
+    def learn_reader(
+        self, board: np.ndarray, *, homography: np.ndarray, image_size: tuple[int, int]
+    ) -> Reader:
+        reader = self._part("reader").TileReader
+        return reader.learn(board, self.geometry, homography=homography, image_size=image_size)
+
+    def load_reader(self, params: JSON) -> Reader:
+        return self._part("reader").TileReader.from_json(params, self.geometry)
+
+    def board_svg(self, state: State, *, highlights: tuple[str, ...] = ()) -> str:
+        return self._part("svg").board_svg(state, highlights=highlights)
+
+    def draw_board(
+        self, state: State, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> np.ndarray:
+        draw = self._part("draw")
+        return draw.draw_board(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
+
+    def raised(
+        self, state: State, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> list[Layer]:
+        return self._part("draw").raised(
+            state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell
+        )
+
+    def looks(self) -> dict[str, list[str]]:
+        draw = self._part("draw")
+        return {"tuned": list(draw.LOOKS_TUNED), "unseen": list(draw.LOOKS_UNSEEN)}
+
+    def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
+        return self._part("script").sample_script(seed)

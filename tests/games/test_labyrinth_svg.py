@@ -17,8 +17,18 @@ def _root(svg: str) -> ET.Element:
 
 
 def _cells(root: ET.Element) -> dict[str, ET.Element]:
+    """The tappable spaces (figures are tappable too, as their own cells)."""
     return {g.get("data-cell"): g for g in root.iter("{http://www.w3.org/2000/svg}g")
-            if g.get("data-cell")}  # fmt: skip
+            if g.get("data-cell") and "figure" not in (g.get("class") or "")}  # fmt: skip
+
+
+def test_a_tapped_figure_is_its_own_cell_with_its_space() -> None:
+    board = start()
+    figures = {g.get("data-cell"): g.get("data-value")
+               for g in _root(board_svg(board)).iter("{http://www.w3.org/2000/svg}g")
+               if "figure" in (g.get("class") or "")}  # fmt: skip
+    assert figures["bizarre"] == board.bizarre
+    assert figures["red"] == board.where("red")
 
 
 def test_every_stopping_space_is_a_tappable_cell_with_what_lies_there() -> None:

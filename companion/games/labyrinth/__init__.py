@@ -15,7 +15,7 @@ from typing import ClassVar
 import numpy as np
 
 from companion.errors import InputError
-from companion.games.base import JSON, BoardGeometry, Game, Layer, Match, Reader
+from companion.games.base import JSON, BoardGeometry, Match, PackagedGame
 from companion.games.labyrinth.model import (
     CHARACTER_COLOURS,
     Board,
@@ -30,8 +30,10 @@ from companion.games.labyrinth.model import (
 BIZARRE_CELL = "bizarre"
 
 
-class LabyrinthGame(Game):
+class LabyrinthGame(PackagedGame):
     """The Zombie Labyrinth game as the core sees it."""
+
+    package: ClassVar[str] = "companion.games.labyrinth"
 
     id: ClassVar[str] = "labyrinth"
     title: ClassVar[str] = "Zombie Labyrinth"
@@ -104,44 +106,3 @@ class LabyrinthGame(Game):
         taken = set(characters.values())
         discs = [s for s in sorted(graph.disc_spaces()) if s not in taken and rng.random() < 0.6]
         return make_board(layout, characters, bizarre, discs)
-
-    def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
-        from companion.games.labyrinth.script import sample_script
-
-        return sample_script(seed)
-
-    def learn_reader(
-        self, board: np.ndarray, *, homography: np.ndarray, image_size: tuple[int, int]
-    ) -> Reader:
-        from companion.games.labyrinth.reader import TileReader
-
-        return TileReader.learn(board, self.geometry, homography=homography, image_size=image_size)
-
-    def load_reader(self, params: JSON) -> Reader:
-        from companion.games.labyrinth.reader import TileReader
-
-        return TileReader.from_json(params, self.geometry)
-
-    def board_svg(self, state: Board, *, highlights: tuple[str, ...] = ()) -> str:
-        from companion.games.labyrinth.svg import board_svg
-
-        return board_svg(state, highlights=highlights)
-
-    def draw_board(
-        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> np.ndarray:
-        from companion.games.labyrinth.draw import draw_board
-
-        return draw_board(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
-
-    def raised(
-        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> list[Layer]:
-        from companion.games.labyrinth.draw import raised
-
-        return raised(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
-
-    def looks(self) -> dict[str, list[str]]:
-        from companion.games.labyrinth.draw import LOOKS_TUNED, LOOKS_UNSEEN
-
-        return {"tuned": list(LOOKS_TUNED), "unseen": list(LOOKS_UNSEEN)}

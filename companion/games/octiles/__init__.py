@@ -14,7 +14,7 @@ from typing import ClassVar
 import numpy as np
 
 from companion.errors import InputError
-from companion.games.base import JSON, BoardGeometry, Game, Layer, Match, Reader
+from companion.games.base import JSON, BoardGeometry, Match, PackagedGame
 from companion.games.octiles.model import (
     COLOURS,
     BoardGraph,
@@ -41,8 +41,10 @@ def _parse_face(cell: str, value: str) -> tuple[int, int] | None:
     raise InputError(f"space {cell} is 'down' or 'tile/rotation' (e.g. 7/3), not {value!r}")
 
 
-class OctilesGame(Game):
+class OctilesGame(PackagedGame):
     """The Octiles game as the core sees it."""
+
+    package: ClassVar[str] = "companion.games.octiles"
 
     id: ClassVar[str] = "octiles"
     title: ClassVar[str] = "Octiles"
@@ -139,44 +141,3 @@ class OctilesGame(Game):
             "runner places": (runners, len(places)),
             "pocket": (pocket, 1),
         }
-
-    def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
-        from companion.games.octiles.script import sample_script
-
-        return sample_script(seed)
-
-    def learn_reader(
-        self, board: np.ndarray, *, homography: np.ndarray, image_size: tuple[int, int]
-    ) -> Reader:
-        from companion.games.octiles.reader import TileReader
-
-        return TileReader.learn(board, self.geometry, homography=homography, image_size=image_size)
-
-    def load_reader(self, params: JSON) -> Reader:
-        from companion.games.octiles.reader import TileReader
-
-        return TileReader.from_json(params, self.geometry)
-
-    def board_svg(self, state: Position, *, highlights: tuple[str, ...] = ()) -> str:
-        from companion.games.octiles.svg import board_svg
-
-        return board_svg(state, highlights=highlights)
-
-    def draw_board(
-        self, state: Position, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> np.ndarray:
-        from companion.games.octiles.draw import draw_board
-
-        return draw_board(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
-
-    def raised(
-        self, state: Position, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> list[Layer]:
-        from companion.games.octiles.draw import raised
-
-        return raised(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
-
-    def looks(self) -> dict[str, list[str]]:
-        from companion.games.octiles.draw import LOOKS_TUNED, LOOKS_UNSEEN
-
-        return {"tuned": list(LOOKS_TUNED), "unseen": list(LOOKS_UNSEEN)}

@@ -13,7 +13,7 @@ from typing import ClassVar
 import numpy as np
 
 from companion.errors import InputError
-from companion.games.base import JSON, BoardGeometry, Game, Layer, Match, Reader
+from companion.games.base import JSON, BoardGeometry, Match, PackagedGame
 from companion.games.upwords.model import (
     LETTERS,
     MAX_HEIGHT,
@@ -26,8 +26,10 @@ from companion.games.upwords.model import (
 )
 
 
-class UpwordsGame(Game):
+class UpwordsGame(PackagedGame):
     """The Upwords game as the core sees it."""
+
+    package: ClassVar[str] = "companion.games.upwords"
 
     id: ClassVar[str] = "upwords"
     title: ClassVar[str] = "Upwords"
@@ -87,23 +89,6 @@ class UpwordsGame(Game):
             )
         )
 
-    def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
-        from companion.games.upwords.script import sample_script
-
-        return sample_script(seed)
-
-    def learn_reader(
-        self, board: np.ndarray, *, homography: np.ndarray, image_size: tuple[int, int]
-    ) -> Reader:
-        from companion.games.upwords.reader import TileReader
-
-        return TileReader.learn(board, self.geometry, homography=homography, image_size=image_size)
-
-    def load_reader(self, params: JSON) -> Reader:
-        from companion.games.upwords.reader import TileReader
-
-        return TileReader.from_json(params, self.geometry)
-
     def reading_errors(self, truth: Board, seen: Board) -> dict[str, tuple[int, int]]:
         """Squares (letter and height both right), and empty/tile, letter and height apart."""
         occupancy = letters = heights = tiles = squares = 0
@@ -130,27 +115,3 @@ class UpwordsGame(Game):
             "letter reader and Tesseract on the same face crops:",
             *compare(self, boards=max(2, boards // 10), seed=seed),
         ]
-
-    def board_svg(self, state: Board, *, highlights: tuple[str, ...] = ()) -> str:
-        from companion.games.upwords.svg import board_svg
-
-        return board_svg(state, highlights=highlights)
-
-    def draw_board(
-        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> np.ndarray:
-        from companion.games.upwords.draw import draw_board
-
-        return draw_board(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
-
-    def raised(
-        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> list[Layer]:
-        from companion.games.upwords.draw import raised
-
-        return raised(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
-
-    def looks(self) -> dict[str, list[str]]:
-        from companion.games.upwords.draw import LOOKS_TUNED, LOOKS_UNSEEN
-
-        return {"tuned": list(LOOKS_TUNED), "unseen": list(LOOKS_UNSEEN)}
