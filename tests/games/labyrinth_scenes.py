@@ -8,13 +8,10 @@ rendered frame with its true corners (what calibration with exact corners would 
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 import cv2
 import numpy as np
 
-from companion.games.base import BoardGeometry, Game, Layer
-from companion.games.labyrinth import draw
+from companion.games import find_game
 from companion.games.labyrinth.catalog import DISC_KINDS, default_catalog
 from companion.games.labyrinth.model import (
     CHARACTER_COLOURS,
@@ -28,32 +25,8 @@ from companion.games.labyrinth.model import (
 )
 from companion.vision.synth import Scene
 
-GEOMETRY = BoardGeometry(cols=4, rows=3, cell_px=64, margin=0.25)
-
-
-def _not_drawing(*args: object, **kwargs: object) -> object:
-    raise NotImplementedError("only the drawings are wired here")
-
-
-class Drawn(Game):
-    """The labyrinth's geometry and drawings, nothing else."""
-
-    id: ClassVar[str] = "labyrinth"
-    title: ClassVar[str] = "Zombie Labyrinth"
-    geometry: ClassVar[BoardGeometry] = GEOMETRY
-    start_state = parse_state = format_state = cells = with_cells = _not_drawing
-    new_match = random_state = sample_script = learn_reader = load_reader = _not_drawing
-    board_svg = _not_drawing
-
-    def draw_board(  # type: ignore[override]
-        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> np.ndarray:
-        return draw.draw_board(state, look, rng, geometry=GEOMETRY, px_per_cell=px_per_cell)
-
-    def raised(  # type: ignore[override]
-        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> list[Layer]:
-        return draw.raised(state, look, rng, geometry=GEOMETRY, px_per_cell=px_per_cell)
+GAME = find_game("labyrinth")
+GEOMETRY = GAME.geometry
 
 
 def start(layout: tuple[Placement, ...] | None = None) -> Board:

@@ -7,43 +7,16 @@ rendered frame with its true corners (what calibration with exact corners would 
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 import cv2
 import numpy as np
 
-from companion.games.base import BoardGeometry, Game, Layer
-from companion.games.octiles import draw
+from companion.games import find_game
 from companion.games.octiles.model import COLOURS, Position, load_board
 from companion.vision.synth import Scene
 
-GEOMETRY = BoardGeometry(cols=6, rows=6, cell_px=48, margin=0.25)
+GAME = find_game("octiles")
+GEOMETRY = GAME.geometry
 BOARD = load_board()
-
-
-def _not_drawing(*args: object, **kwargs: object) -> object:
-    raise NotImplementedError("only the drawings are wired here")
-
-
-class Drawn(Game):
-    """Octiles' geometry and drawings, nothing else."""
-
-    id: ClassVar[str] = "octiles"
-    title: ClassVar[str] = "Octiles"
-    geometry: ClassVar[BoardGeometry] = GEOMETRY
-    start_state = parse_state = format_state = cells = with_cells = _not_drawing
-    new_match = random_state = sample_script = learn_reader = load_reader = _not_drawing
-    board_svg = _not_drawing
-
-    def draw_board(  # type: ignore[override]
-        self, state: Position, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> np.ndarray:
-        return draw.draw_board(state, look, rng, geometry=GEOMETRY, px_per_cell=px_per_cell)
-
-    def raised(  # type: ignore[override]
-        self, state: Position, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> list[Layer]:
-        return draw.raised(state, look, rng, geometry=GEOMETRY, px_per_cell=px_per_cell)
 
 
 def start(rng: np.random.Generator) -> Position:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from labyrinth_scenes import GEOMETRY, Drawn, random_board, random_layout, start
+from labyrinth_scenes import GAME, GEOMETRY, random_board, random_layout, start
 
 from companion.errors import InputError
 from companion.games.labyrinth import draw
@@ -123,7 +123,7 @@ def test_a_tilted_camera_sees_the_figures_lean_away_from_it() -> None:
     graph = graph_of(layout)
     board = make_board(layout, {"red": "p12.finish"}, None, ())
     pose = Pose(tilt_deg=20.0, tilt_axis_deg=0.0, yaw_deg=0.0, focal=0.7)
-    scene = render_scene(Drawn(), board, "crypt", np.random.default_rng(1), pose=pose)
+    scene = render_scene(GAME, board, "crypt", np.random.default_rng(1), pose=pose)
     hsv = cv2.cvtColor(scene.image, cv2.COLOR_BGR2HSV)
     red = ((hsv[..., 0] < 8) | (hsv[..., 0] > 172)) & (hsv[..., 1] > 130)
     base = cv2.perspectiveTransform(

@@ -8,7 +8,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from labyrinth_scenes import GEOMETRY, Drawn, random_board, random_layout, rectify, start
+from labyrinth_scenes import GAME, GEOMETRY, random_board, random_layout, rectify, start
 
 from companion.errors import ProfileError, VisionError
 from companion.games.labyrinth.draw import LOOKS_TUNED, LOOKS_UNSEEN
@@ -33,7 +33,7 @@ def _view(look: str, seed: int) -> tuple[TileReader, Layout, Pose, int]:
     rng = np.random.default_rng(seed)
     pose, board_seed = random_pose(rng), int(rng.integers(1 << 30))
     layout = random_layout(rng)
-    scene = render_scene(Drawn(), start(layout), look, rng, pose=pose, board_seed=board_seed)
+    scene = render_scene(GAME, start(layout), look, rng, pose=pose, board_seed=board_seed)
     board, to_frame = rectify(scene)
     reader = TileReader.learn(board, GEOMETRY, homography=to_frame, image_size=SIZE)
     return reader, layout, pose, board_seed
@@ -41,7 +41,7 @@ def _view(look: str, seed: int) -> tuple[TileReader, Layout, Pose, int]:
 
 def _frame(look: str, seed: int, board: Board, rng: np.random.Generator) -> Scene:
     _, _, pose, board_seed = _view(look, seed)
-    return render_scene(Drawn(), board, look, rng, pose=pose, board_seed=board_seed)
+    return render_scene(GAME, board, look, rng, pose=pose, board_seed=board_seed)
 
 
 def _errors(truth: Board, seen: Board) -> list[str]:
@@ -54,7 +54,7 @@ def _errors(truth: Board, seen: Board) -> list[str]:
 
 def test_the_camera_is_found_from_the_calibration_homography() -> None:
     pose = Pose(tilt_deg=20.0, tilt_axis_deg=35.0, yaw_deg=120.0, focal=0.8)
-    scene = render_scene(Drawn(), start(), "crypt", np.random.default_rng(1), pose=pose)
+    scene = render_scene(GAME, start(), "crypt", np.random.default_rng(1), pose=pose)
     _, to_frame = rectify(scene)
     found = camera_centre(to_frame, SIZE, GEOMETRY)
     _, _, vt = np.linalg.svd(scene.projection)
@@ -145,7 +145,7 @@ def test_a_start_image_without_discs_is_refused() -> None:
     rng = np.random.default_rng(5)
     bare = start()
     bare = make_board(bare.layout, bare.character_map, bare.bizarre, ())
-    board, to_frame = rectify(render_scene(Drawn(), bare, "crypt", rng))
+    board, to_frame = rectify(render_scene(GAME, bare, "crypt", rng))
     with pytest.raises(VisionError, match="disc"):
         TileReader.learn(board, GEOMETRY, homography=to_frame, image_size=SIZE)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from octiles_scenes import BOARD, GEOMETRY, Drawn, random_position
+from octiles_scenes import BOARD, GAME, GEOMETRY, random_position
 
 from companion.errors import InputError
 from companion.games.octiles import draw
@@ -144,9 +144,9 @@ def test_a_tilted_camera_sees_a_peg_lean_away_from_the_nadir() -> None:
     position = _bare().with_runners({"@E3": "blue"})
     pose = Pose(tilt_deg=20.0, tilt_axis_deg=90.0, yaw_deg=0.0, focal=0.7)
     flat = Light(exposure=1.0, cast=(1, 1, 1), gradient=0, vignette=0, noise=0, blur=0)
-    scene = render_scene(Drawn(), position, "print", np.random.default_rng(4), pose=pose,
+    scene = render_scene(GAME, position, "print", np.random.default_rng(4), pose=pose,
                          light=flat, table=None, markers=False)  # fmt: skip
-    bare = render_scene(Drawn(), _bare(), "print", np.random.default_rng(4), pose=pose,
+    bare = render_scene(GAME, _bare(), "print", np.random.default_rng(4), pose=pose,
                         light=flat, markers=False)  # fmt: skip
     assert bare.image.shape == scene.image.shape
     diff = np.abs(scene.image.astype(int) - bare.image.astype(int)).sum(axis=2) > 60

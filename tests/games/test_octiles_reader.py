@@ -7,7 +7,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from octiles_scenes import BOARD, GEOMETRY, Drawn, random_position, rectify, start
+from octiles_scenes import BOARD, GAME, GEOMETRY, random_position, rectify, start
 
 from companion.errors import ProfileError, VisionError
 from companion.games.octiles.draw import LOOKS_TUNED, LOOKS_UNSEEN
@@ -24,7 +24,7 @@ def _view(look: str, seed: int) -> tuple[TileReader, Pose, int]:
     """A reader calibrated on one start render under a random pose (tilt up to 20 degrees)."""
     rng = np.random.default_rng(seed)
     pose, board_seed = random_pose(rng), int(rng.integers(1 << 30))
-    scene = render_scene(Drawn(), start(rng), look, rng, pose=pose, board_seed=board_seed)
+    scene = render_scene(GAME, start(rng), look, rng, pose=pose, board_seed=board_seed)
     board, to_frame = rectify(scene)
     reader = TileReader.learn(board, GEOMETRY, homography=to_frame, image_size=SIZE)
     return reader, pose, board_seed
@@ -32,7 +32,7 @@ def _view(look: str, seed: int) -> tuple[TileReader, Pose, int]:
 
 def _frame(look: str, seed: int, position: Position, rng: np.random.Generator) -> Scene:
     _, pose, board_seed = _view(look, seed)
-    return render_scene(Drawn(), position, look, rng, pose=pose, board_seed=board_seed)
+    return render_scene(GAME, position, look, rng, pose=pose, board_seed=board_seed)
 
 
 def _errors(truth: Position, seen: Position) -> tuple[list[str], list[str]]:
@@ -55,7 +55,7 @@ def _camera_truth(scene: Scene) -> np.ndarray:
 @pytest.mark.parametrize("tilt", [20.0, 8.0])
 def test_the_camera_is_found_from_the_calibration_homography(tilt: float) -> None:
     pose = Pose(tilt_deg=tilt, tilt_axis_deg=35.0, yaw_deg=120.0, focal=0.8)
-    scene = render_scene(Drawn(), start(np.random.default_rng(0)), "kadon",
+    scene = render_scene(GAME, start(np.random.default_rng(0)), "kadon",
                          np.random.default_rng(1), pose=pose)  # fmt: skip
     _, to_frame = rectify(scene)
     found = camera_centre(to_frame, SIZE, GEOMETRY)
@@ -65,7 +65,7 @@ def test_the_camera_is_found_from_the_calibration_homography(tilt: float) -> Non
 
 def test_a_square_on_view_still_puts_the_camera_over_the_right_spot() -> None:
     pose = Pose(tilt_deg=0.0, yaw_deg=30.0, focal=0.8, offset=(0.5, 0.5))
-    scene = render_scene(Drawn(), start(np.random.default_rng(0)), "kadon",
+    scene = render_scene(GAME, start(np.random.default_rng(0)), "kadon",
                          np.random.default_rng(1), pose=pose)  # fmt: skip
     _, to_frame = rectify(scene)
     found = camera_centre(to_frame, SIZE, GEOMETRY)
@@ -127,7 +127,7 @@ def test_damaged_profile_is_refused(damage: str) -> None:
 
 def test_start_image_without_a_tile_in_the_pocket_is_refused() -> None:
     rng = np.random.default_rng(5)
-    scene = render_scene(Drawn(), start(rng).with_pocket(None), "kadon", rng)
+    scene = render_scene(GAME, start(rng).with_pocket(None), "kadon", rng)
     board, to_frame = rectify(scene)
     with pytest.raises(VisionError, match="pocket"):
         TileReader.learn(board, GEOMETRY, homography=to_frame, image_size=SIZE)
@@ -145,7 +145,7 @@ def test_an_arm_over_the_board_marks_the_reading_covered() -> None:
     for _ in range(3):
         truth = random_position(rng)
         _, pose, board_seed = _view("print", 12)
-        scene = render_scene(Drawn(), truth, "print", rng, pose=pose, board_seed=board_seed,
+        scene = render_scene(GAME, truth, "print", rng, pose=pose, board_seed=board_seed,
                              hand="over")  # fmt: skip
         reading = reader.read(rectify(scene)[0])
         assert reading.covered and reading.note.startswith("cannot read")

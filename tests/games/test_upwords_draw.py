@@ -3,45 +3,21 @@
 from __future__ import annotations
 
 import logging
-from typing import ClassVar
 
 import cv2
 import numpy as np
 import pytest
 
 from companion.errors import InputError
-from companion.games.base import BoardGeometry, Game, Layer
+from companion.games import find_game
+from companion.games.base import Layer
 from companion.games.upwords import draw, fonts
 from companion.games.upwords.model import LETTERS, SIZE, TILE_THICKNESS, Board
 from companion.vision.synth import Light, Pose, render_scene
 
-GEOMETRY = BoardGeometry(cols=SIZE, rows=SIZE, cell_px=32, margin=0.5)
+GAME = find_game("upwords")
+GEOMETRY = GAME.geometry
 PPC = 40
-
-
-def _not_drawing(*args: object, **kwargs: object) -> object:
-    raise NotImplementedError("only the drawings are wired here")
-
-
-class _Drawn(Game):
-    """Upwords as the scene synthesiser sees it: its geometry and drawings, nothing else."""
-
-    id: ClassVar[str] = "upwords"
-    title: ClassVar[str] = "Upwords"
-    geometry: ClassVar[BoardGeometry] = GEOMETRY
-    start_state = parse_state = format_state = cells = with_cells = _not_drawing
-    new_match = random_state = sample_script = learn_reader = load_reader = _not_drawing
-    board_svg = _not_drawing
-
-    def draw_board(  # type: ignore[override]
-        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> np.ndarray:
-        return draw.draw_board(state, look, rng, geometry=GEOMETRY, px_per_cell=px_per_cell)
-
-    def raised(  # type: ignore[override]
-        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> list[Layer]:
-        return draw.raised(state, look, rng, geometry=GEOMETRY, px_per_cell=px_per_cell)
 
 
 def _board(squares: dict[tuple[int, int], str]) -> Board:
@@ -181,7 +157,7 @@ def _face_centre(
     ],
 )
 def test_stacks_lean_away_from_the_point_under_the_camera_as_they_grow(pose: Pose) -> None:
-    game, cell, size = _Drawn(), (1, 8), (640, 480)
+    game, cell, size = GAME, (1, 8), (640, 480)
     look = "travel"
     face_bgr = draw.LOOKS[look].tile
 
