@@ -217,14 +217,14 @@
   function renderVerdict(verdicts, view) {
     const box = $("verdict");
     const last = verdicts[verdicts.length - 1];
-    const amoeba = $("amoeba");
+    const shoutBox = $("shout-box");
     const reason = $("verdict-reason");
     box.classList.remove("legal", "illegal", "waiting");
     if (!last) {
       box.classList.add("waiting");
       $("verdict-text").textContent = "Waiting for the first move.";
       reason.hidden = true;
-      amoeba.hidden = true;
+      shoutBox.hidden = true;
       return;
     }
     box.classList.add(last.legal ? "legal" : "illegal");
@@ -235,9 +235,9 @@
     reason.hidden = last.legal || !last.reason || $("verdict-text").textContent.includes(last.reason);
     // A game's big call ("AMOEBA!") with its pictures, e.g. the cards that scored.
     const shout = Boolean(last.shout);
-    amoeba.hidden = !shout;
+    shoutBox.hidden = !shout;
     $("shout").textContent = last.shout || "";
-    $("amoeba-cards").innerHTML = shout ? (last.svgs || []).join("") : "";
+    $("shout-pictures").innerHTML = shout ? (last.svgs || []).join("") : "";
   }
 
   function renderStatus(view, status) {
