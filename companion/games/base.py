@@ -44,6 +44,9 @@ class BoardGeometry:
     """A cell's size on a real board, in cm (for mounting advice; a user can give his own)."""
     min_camera_px: int = 40
     """Camera pixels a cell needs for the reader to be reliable (what the renders were read at)."""
+    tilt_deg: tuple[float, float] = (0.0, 20.0)
+    """Camera tilts from straight down that the reader is made and benchmarked for: flat pieces
+    read best from above; stacks read from their parallax need an oblique view."""
 
     @property
     def size(self) -> tuple[int, int]:
@@ -151,6 +154,11 @@ class Reader(ABC):
         nothing."""
         return False
 
+    def view_problems(self) -> list[str]:
+        """What this camera view cannot read and how to fix the mount, one line each (said by
+        ``calibrate`` and ``doctor``); empty when the view serves the reader fully."""
+        return []
+
     @abstractmethod
     def to_json(self) -> JSON:
         """What calibration learned: stored in the profile, given back to ``Game.load_reader``."""
@@ -200,6 +208,20 @@ class Match(ABC):
     def private_view(self, player: int) -> JSON:
         """What only ``player`` may see: ``{"title": str, "items": [{"label", "svg", ...}]}``,
         plus ``"query": {"label", "placeholder"}`` when the game answers private questions."""
+
+    def board_marks(self) -> JSON:
+        """What the page's drawing of the current board should mark beyond the cells that
+        changed (Octiles: the route the last runner took; Labyrinth: where the spun piece may
+        stop), handed to ``Game.board_svg(marks=...)``.  Plain JSON, so the core can carry it
+        without knowing what it means; most games mark nothing."""
+        return {}
+
+    def moves_view(self) -> JSON | None:
+        """The player to move's legal moves, for the page's "Show me my moves":
+        ``{"title": str, "lines": [str], "marks": JSON}`` (``marks`` as ``board_marks``), or
+        None when the game offers no such view now (no enumeration, or nobody to move).
+        Everything in it is public: any viewer may ask."""
+        return None
 
     def private_event(self, player: int, text: str) -> JSON:
         """The event a player's private entry stands for (Amoeba: the cards he holds when
@@ -291,8 +313,12 @@ class Game(ABC):
 
     # --- drawings -------------------------------------------------------------------------
     @abstractmethod
-    def board_svg(self, state: State, *, highlights: tuple[str, ...] = ()) -> str:
-        """An SVG drawing of the board for the page; cells carry ``data-cell`` attributes."""
+    def board_svg(
+        self, state: State, *, highlights: tuple[str, ...] = (), marks: JSON | None = None
+    ) -> str:
+        """An SVG drawing of the board for the page; cells carry ``data-cell`` attributes.
+        ``marks`` come from ``Match.board_marks`` or ``Match.moves_view``; a game whose match
+        marks nothing ignores them."""
 
     @abstractmethod
     def draw_board(
@@ -338,8 +364,11 @@ class PackagedGame(Game):
     def load_reader(self, params: JSON) -> Reader:
         return self._part("reader").TileReader.from_json(params, self.geometry)
 
-    def board_svg(self, state: State, *, highlights: tuple[str, ...] = ()) -> str:
-        return self._part("svg").board_svg(state, highlights=highlights)
+    def board_svg(
+        self, state: State, *, highlights: tuple[str, ...] = (), marks: JSON | None = None
+    ) -> str:
+        """The package's marks are keyword arguments of its ``svg.board_svg``."""
+        return self._part("svg").board_svg(state, highlights=highlights, **(marks or {}))
 
     def draw_board(
         self, state: State, look: str, rng: np.random.Generator, *, px_per_cell: int = 96

@@ -584,7 +584,10 @@ class Session:
                 "match_id": self._match_id,
                 "status": "finished" if match.finished or self._closed else "playing",
                 "board": self.game.format_state(match.state),
-                "board_svg": self.game.board_svg(match.state, highlights=highlights),
+                "board_svg": self.game.board_svg(
+                    match.state, highlights=highlights, marks=match.board_marks()
+                ),
+                "offers_moves": match.moves_view() is not None,
                 "sync": {
                     "ok": self._sync_ok,
                     "cells": list(self._sync_cells),
@@ -595,6 +598,20 @@ class Session:
                 "verdicts": self.verdicts,
                 "version": self._version,
             }
+
+    def moves_view(self) -> JSON | None:
+        """The player to move's legal moves with the board drawn to show them, or None when
+        the game offers no such view now (see ``Match.moves_view``)."""
+        with self._lock:
+            if self._replay is None:
+                return None
+            match = self._replay.match
+            view = match.moves_view()
+            if view is None:
+                return None
+            marks = view.get("marks") or {}
+            drawn = self.game.board_svg(match.state, marks=marks)
+            return {**{k: v for k, v in view.items() if k != "marks"}, "board_svg": drawn}
 
     def _doubt_view(self) -> JSON | None:
         if self._doubt is None:

@@ -226,6 +226,15 @@ def links() -> Response:
     return jsonify(links=_runtime().session.links())
 
 
+@bp.get("/api/moves")
+def moves() -> Response:
+    """The player to move's legal moves, listed and drawn: public, so viewers may ask too."""
+    view = _runtime().session.moves_view()
+    if view is None:
+        raise InputError("there are no moves to show now: wait for a player's turn")
+    return jsonify(view)
+
+
 @bp.get("/api/choices/<cell>")
 def choices(cell: str) -> Response:
     """What a tapped cell can be corrected to; the page cycles to the next one."""

@@ -77,7 +77,7 @@ def test_reads_the_layout_figures_and_discs(look: str, seed: int) -> None:
         reading = reader.read(board)
         assert _errors(truth, reading.state) == []
         assert reading.state.layout == layout
-        assert reading.confidence.shape == (5 + len(reader.disc_spaces),)
+        assert reading.confidence.shape == (len(GAME.cells(reading.state)),)
         assert ((reading.confidence >= 0) & (reading.confidence <= 1)).all()
 
 

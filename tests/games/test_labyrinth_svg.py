@@ -17,9 +17,9 @@ def _root(svg: str) -> ET.Element:
 
 
 def _cells(root: ET.Element) -> dict[str, ET.Element]:
-    """The tappable spaces (figures are tappable too, as their own cells)."""
+    """The tappable spaces (figures and pieces are tappable too, as their own cells)."""
     return {g.get("data-cell"): g for g in root.iter("{http://www.w3.org/2000/svg}g")
-            if g.get("data-cell") and "figure" not in (g.get("class") or "")}  # fmt: skip
+            if g.get("data-cell") and not g.get("class")}  # fmt: skip
 
 
 def test_a_tapped_figure_is_its_own_cell_with_its_space() -> None:

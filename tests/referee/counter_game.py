@@ -146,7 +146,9 @@ class CounterGame(Game):
     def load_reader(self, params: JSON) -> Reader:
         raise InputError("the counter game has no camera reader")
 
-    def board_svg(self, state: tuple[int, ...], *, highlights: tuple[str, ...] = ()) -> str:
+    def board_svg(
+        self, state: tuple[int, ...], *, highlights: tuple[str, ...] = (), marks: JSON | None = None
+    ) -> str:
         cells = "".join(
             f"<text data-cell='{n}'{' class=hl' if n in highlights else ''}>{v}</text>"
             for n, v in zip(CELLS, state, strict=True)

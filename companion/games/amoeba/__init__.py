@@ -87,7 +87,9 @@ class AmoebaGame(Game):
 
         return TileReader.from_json(params, self.geometry)
 
-    def board_svg(self, state: Tray, *, highlights: tuple[str, ...] = ()) -> str:
+    def board_svg(
+        self, state: Tray, *, highlights: tuple[str, ...] = (), marks: JSON | None = None
+    ) -> str:
         from companion.games.amoeba.svg import board_svg
 
         return board_svg(state, highlights=highlights)

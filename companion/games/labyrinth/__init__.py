@@ -4,30 +4,65 @@ This module only wires the parts to the ``Game`` interface: ``catalog`` (the pie
 own file too), ``model`` (layout, joined graph, board state), ``rules`` (the stop-set search,
 spins, Dr. Bizarre, the match), ``reader`` (layout once, then figures and discs), ``draw``,
 ``svg`` and ``script`` (the sample game).  Cells, in the reader's confidence order: each
-character colour (the space it stands on, or ""), "bizarre", then every disc space of the
-layout ("disc" or "").  The geometry is the default layout's 4 x 3 pieces, one cell a piece.
+character colour (the space it stands on, or ""), "bizarre", every disc space of the layout
+("disc" or ""), then every layout position ("r<row>c<col>": "<piece>/<quarter turns>", e.g.
+"p04/2"), so the players can fix a misread layout like any other cell.  The geometry is the
+default layout's 4 x 3 pieces, one cell a piece.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import ClassVar
 
 import numpy as np
 
 from companion.errors import InputError
 from companion.games.base import JSON, BoardGeometry, Match, PackagedGame
+from companion.games.labyrinth.catalog import default_catalog
 from companion.games.labyrinth.model import (
     CHARACTER_COLOURS,
     Board,
+    Layout,
+    Placement,
     default_layout,
     format_board,
     graph_of,
     make_board,
+    make_layout,
     parse_board,
     set_up_board,
 )
 
 BIZARRE_CELL = "bizarre"
+PIECE_CELL = re.compile(r"r(\d+)c(\d+)")
+PIECE_VALUE = re.compile(r"([^/]+)/(\d)")
+
+
+def piece_cell(placement: Placement) -> str:
+    """A layout position's cell name: ``r<row>c<col>``."""
+    return f"r{placement.row}c{placement.col}"
+
+
+def piece_value(placement: Placement) -> str:
+    """What lies on a layout position: ``<piece>/<quarter turns clockwise>``."""
+    return f"{placement.piece}/{placement.rotation}"
+
+
+def _corrected(layout: Layout, cell: str, value: str) -> Layout:
+    """``layout`` with ``value`` on position ``cell``.  A piece that already lay elsewhere
+    swaps places with the one that lay here, each position keeping the rotation the camera
+    read there: a misread identity mark usually confuses two pieces, not their turns."""
+    here = next((p for p in layout if piece_cell(p) == cell), None)
+    found = PIECE_VALUE.fullmatch(value)
+    if here is None:
+        raise InputError(f"no labyrinth piece lies on {cell}: correct a position that has one")
+    if found is None:
+        raise InputError(f"position {cell} holds piece/turns (e.g. p04/2), not {value!r}")
+    piece, rotation = found[1], int(found[2])
+    moved = [replace(p, piece=here.piece) if p.piece == piece else p for p in layout if p != here]
+    return make_layout([*moved, replace(here, piece=piece, rotation=rotation)])
 
 
 class LabyrinthGame(PackagedGame):
@@ -57,11 +92,23 @@ class LabyrinthGame(PackagedGame):
         out[BIZARRE_CELL] = state.bizarre or ""
         for space in sorted(graph_of(state.layout).disc_spaces()):
             out[space] = "disc" if space in state.discs else ""
+        out.update({piece_cell(p): piece_value(p) for p in state.layout})
         return out
 
     def with_cells(self, state: Board, values: dict[str, str]) -> Board:
-        graph = graph_of(state.layout)
+        """Layout positions first (the figures' and discs' spaces belong to the new layout)."""
+        layout = state.layout
+        for cell, value in values.items():
+            if PIECE_CELL.fullmatch(cell):
+                layout = _corrected(layout, cell, value)
+        graph = graph_of(layout)
         characters, bizarre, discs = dict(state.character_map), state.bizarre, set(state.discs)
+        lost = [s for s in (*characters.values(), bizarre, *discs) if s and s not in graph.spaces]
+        if lost and layout != state.layout:
+            raise InputError(
+                f"something lies on {lost[0]}, which that piece would take off: "
+                "correct the figures and discs on it first"
+            )
         for cell, value in values.items():
             if value and cell in (*CHARACTER_COLOURS, BIZARRE_CELL) and value not in graph.spaces:
                 raise InputError(f"{value!r} is not a space of this labyrinth")
@@ -75,9 +122,9 @@ class LabyrinthGame(PackagedGame):
                 if value not in ("disc", ""):
                     raise InputError(f"disc space {cell} holds 'disc' or nothing, not {value!r}")
                 (discs.add if value else discs.discard)(cell)
-            else:
+            elif not PIECE_CELL.fullmatch(cell):
                 raise InputError(f"there is no {cell!r} in this labyrinth")
-        return make_board(state.layout, characters, bizarre, discs)
+        return make_board(layout, characters, bizarre, discs)
 
     def cell_choices(self, cell: str) -> list[str]:
         graph = graph_of(default_layout())
@@ -85,6 +132,8 @@ class LabyrinthGame(PackagedGame):
             return ["", *sorted(graph.spaces)]
         if cell in graph.disc_spaces():
             return ["", "disc"]
+        if PIECE_CELL.fullmatch(cell):
+            return [f"{piece}/{turns}" for piece in default_catalog().ids for turns in range(4)]
         raise InputError(f"there is no {cell!r} in this labyrinth")
 
     def settings_for(self, options: JSON) -> JSON:

@@ -21,9 +21,10 @@ Every frame then reads, against the layout:
   hides is said (with no confidence) to hold a disc only when it is Dr. Bizarre's home and he
   stands there: a character on a disc space has taken its disc.
 
-Confidence order of a ``Reading``: the characters in ``CHARACTER_COLOURS`` order, Dr. Bizarre,
-then the layout's disc spaces (disc, finish and home kinds) sorted by id.  ``layout_confidence``
-holds one value per grid cell, row by row.
+Confidence order of a ``Reading`` (the game's cell order): the characters in
+``CHARACTER_COLOURS`` order, Dr. Bizarre, the layout's disc spaces (disc, finish and home
+kinds) sorted by id, then the layout positions row by row.  ``layout_confidence`` holds one
+value per grid cell, row by row, from the start image the layout was read on.
 
 Geometry: one cell of ``BoardGeometry`` is one piece; the reader reads whatever grid the
 geometry has (the lead's default: 3 rows x 4 columns, the default layout's size).
@@ -408,7 +409,8 @@ class TileReader(Reader):
                 figure_conf[k] = min(figure_conf[k], places[name][1])
         discs = [s for s, h in zip(self.disc_spaces, has, strict=True) if h]
         state = make_board(self.layout, characters, bizarre, discs)
-        confidence = np.concatenate([figure_conf, disc_conf]).astype(np.float64)
+        parts = [figure_conf, disc_conf, self.layout_confidence]
+        confidence = np.concatenate(parts).astype(np.float64)
         return Reading(state=state, confidence=confidence)
 
     def _card_brightness(self, board_img: np.ndarray) -> np.ndarray:

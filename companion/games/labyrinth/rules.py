@@ -305,6 +305,11 @@ class LabyrinthMatch(Match):
         summary = [f"{len(table.board.discs)} discs on the labyrinth"]
         if table.spin is not None:
             summary.append(f"{self.names[table.to_move]} spun {self._segment_name(table.spin)}")
+            who = "Dr. Bizarre" if table.spin == BIZARRE else self.names[table.to_move]
+            spots = sorted(self.legal_destinations())
+            places = list(dict.fromkeys(self.graph.describe(s) for s in spots))
+            if places:
+                summary.append(f"{who} can go to {_listed(places)}")
         summary += [f"{self.names[p]} must set a disc aside" for p in sorted(set(table.owed))]
         if table.over:
             summary.append("game over: " + self._result_text(table))
@@ -322,6 +327,10 @@ class LabyrinthMatch(Match):
             "owed": list(table.owed),
             "winners": self._winners(table) if table.over else [],
         }
+
+    def board_marks(self) -> JSON:
+        """After a spin, where the spun character or Dr. Bizarre may stop (dashed rings)."""
+        return {"destinations": sorted(self.legal_destinations())} if self._table.spin else {}
 
     def private_view(self, player: int) -> JSON:
         items = []
@@ -847,6 +856,11 @@ class LabyrinthMatch(Match):
         return Verdict(
             legal=False, reason=reason, player=mover, move=None, text=f"{who}: {reason}."
         )
+
+
+def _listed(names: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _disc_svg(value: int) -> str:

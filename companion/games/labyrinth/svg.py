@@ -4,8 +4,10 @@ Pieces are drawn as the camera sees them (paths, lanterns by colour, disc spaces
 finish, Dr. Bizarre's purple home, the identity mark), with the piece number in a corner so
 players can check the layout the camera read.  Every space is a group with ``data-cell`` (its
 space id, ``p07.l1``) and ``data-value`` (what lies there: ``disc``, character colours,
-``bizarre``, joined by ``+``; ``empty``), so the page can let players tap a space.  Legal
-destinations get a dashed ring (class ``destination``), ``highlights`` a solid one.
+``bizarre``, joined by ``+``; ``empty``), so the page can let players tap a space; every
+piece is a cell too (``r0c1`` = ``p04/2``: which piece lies there, in which rotation), so a
+misread layout can be fixed by tapping the piece's card.  Legal destinations get a dashed ring
+(class ``destination``), ``highlights`` a solid one.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from companion.games.labyrinth import piece_cell, piece_value
 from companion.games.labyrinth.catalog import Catalog, default_catalog
 from companion.games.labyrinth.draw import (
     DISC_RADIUS,
@@ -98,7 +101,13 @@ def board_svg(
         group = ET.SubElement(
             root,
             "g",
-            {"class": "piece", "data-piece": p.piece, "data-rotation": str(p.rotation)},
+            {
+                "class": "piece",
+                "data-piece": p.piece,
+                "data-rotation": str(p.rotation),
+                "data-cell": piece_cell(p),
+                "data-value": piece_value(p),
+            },
         )
         ET.SubElement(
             group,

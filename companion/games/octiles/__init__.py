@@ -105,6 +105,23 @@ class OctilesGame(PackagedGame):
             return ["", *(str(t) for t in range(1, 19))]
         raise InputError(f"there is no {cell!r} on the octiles board")
 
+    def board_svg(
+        self, state: Position, *, highlights: tuple[str, ...] = (), marks: JSON | None = None
+    ) -> str:
+        """Marks (``OctilesMatch.board_marks`` and ``moves_view``) carry routes as JSON."""
+        from companion.games.octiles.rules import route_from_json
+        from companion.games.octiles.svg import board_svg
+
+        marks = marks or {}
+        path = marks.get("path")
+        return board_svg(
+            state,
+            highlights=(*highlights, *marks.get("highlights", ())),
+            path=None if path is None else route_from_json(path),
+            moves=[route_from_json(m) for m in marks.get("moves", ())],
+            switch=marks.get("switch"),
+        )
+
     def settings_for(self, options: JSON) -> JSON:
         from companion.games.octiles.rules import match_settings
 

@@ -38,6 +38,8 @@ DEFAULT_RUNNERS = {2: 5, 3: 5, 4: 4}
 """The seed's advice: 5 each for two or three players, 3 or 4 for four."""
 DEFAULT_CIRCLES = {5: (1, 2, 3, 4, 5), 4: (1, 2, 4, 5), 3: (1, 3, 5)}
 """Filled start circles by runner count: the ends always, then as evenly spread as possible."""
+MAX_ROUTES_DRAWN = 12
+"""Up to this many legal moves, "Show me my moves" draws every route; more would be a tangle."""
 
 
 class Move(NamedTuple):
@@ -169,6 +171,41 @@ def explain(
     )
 
 
+def route_json(path: Path) -> JSON:
+    """A route in the page marks' JSON form: the start, the edge it leaves by, each tile
+    crossed as [space, edge in, edge out], and where it ends (or the face-down space)."""
+    return {
+        "start": path.start,
+        "exit": list(path.exit),
+        "steps": [list(step) for step in path.steps],
+        "end": path.end,
+        "void": path.void,
+    }
+
+
+def route_from_json(obj: JSON) -> Path:
+    """The inverse of ``route_json`` (marks only ever come from ``route_json``)."""
+    space, edge = obj["exit"]
+    steps = tuple((s, int(a), int(b)) for s, a, b in obj["steps"])
+    return Path(obj["start"], (space, int(edge)), steps, obj["end"], obj.get("void"))
+
+
+def _attempted(old: Position, new: Position) -> tuple[str, str, str | None] | None:
+    """(space, runner's start, where it arrived or None) when ``new`` shows one tile placed
+    face up and one runner gone from its place, legal or not; else None."""
+    if [s for s, _ in old.spaces] != [s for s, _ in new.spaces]:
+        return None
+    changed = [
+        s for (s, a), (_, b) in zip(old.spaces, new.spaces, strict=True) if not same_face(a, b)
+    ]
+    before, after = old.runner_map, new.runner_map
+    left = [p for p in before if after.get(p) != before[p]]
+    arrived = [p for p in after if before.get(p) != after[p]]
+    if len(changed) != 1 or new.face(changed[0]) is None or len(left) != 1:
+        return None
+    return changed[0], left[0], arrived[0] if len(arrived) == 1 else None
+
+
 def match_settings(options: JSON) -> JSON:
     """Validate page/CLI options and fill in every default, so the stored settings replay exactly.
 
@@ -251,6 +288,8 @@ class OctilesMatch(Match):
         self._open = self._open_spaces()
         start = start_position(self.board, self.sides, tuple(self.settings["start_circles"]))
         self._start_position = start
+        self._route: Path | None = None
+        """The route of the runner the last verdict was about, for the page to draw."""
         self._table = _Table(
             position=start,
             started=False,
@@ -284,6 +323,7 @@ class OctilesMatch(Match):
 
     def judge(self, board: Position) -> Verdict:
         verdict, table = self._step(self._table, board)
+        self._route = self._route_of(self._table.position, board, verdict)
         self._table = table
         return verdict
 
@@ -292,6 +332,7 @@ class OctilesMatch(Match):
         kind = event.get("event") if isinstance(event, dict) else None
         if kind != "pass":
             raise InputError(f"octiles has no event {kind!r}: the only event is 'pass'")
+        self._route = None
         table = self._table
         if not table.started:
             return self._illegal(table, "the game has not started: show the set-up board first")
@@ -327,6 +368,60 @@ class OctilesMatch(Match):
             "winner": self._winner(table),
             "places": places,
             "sides": list(self.sides),
+        }
+
+    def board_marks(self) -> JSON:
+        """The route the last verdict's runner took (an illegal one's too, when the board
+        showed one tile placed and one runner moved) and the switch tile, drawn in the pocket."""
+        marks: JSON = {}
+        if self._route is not None:
+            marks["path"] = route_json(self._route)
+        table = self._table
+        if table.started and not table.over and table.switch is not None:
+            marks["switch"] = table.switch
+        return marks
+
+    def moves_view(self) -> JSON | None:
+        """Every legal move of the player to move: a line per runner and destination with the
+        placements that get it there; the spaces and destinations ringed, and with few moves
+        each route drawn.  None before the start, after the end and while the switch tile is
+        unknown."""
+        table = self._table
+        if not table.started or table.over or table.switch is None:
+            return None
+        name, tile = self.names[table.to_move], table.switch
+        moves = self.legal_moves()
+        if not moves:
+            return {
+                "title": f"{name} has no legal move with tile {tile}: skip the turn",
+                "lines": [],
+                "moves": [],
+                "marks": {"switch": tile},
+            }
+        placements: dict[tuple[str, str], dict[str, list[str]]] = {}
+        for m in moves:
+            at = placements.setdefault((m.from_place, m.to_place), {})
+            at.setdefault(m.space, []).append(str(m.rotation))
+        lines = [
+            f"{start} to {end}: tile on "
+            + "; ".join(f"{space} at {' or '.join(turns)}" for space, turns in at.items())
+            for (start, end), at in placements.items()
+        ]
+        marks: JSON = {
+            "highlights": sorted({m.space for m in moves} | {m.to_place for m in moves}),
+            "switch": tile,
+        }
+        if len(moves) <= MAX_ROUTES_DRAWN:
+            marks["moves"] = [route_json(m.path) for m in moves]
+        count = f"{len(moves)} legal move{'' if len(moves) == 1 else 's'}"
+        return {
+            "title": f"{name} has {count} with tile {tile} (rotations in 1/8 turns)",
+            "lines": lines,
+            "moves": [
+                {"space": m.space, "rotation": m.rotation, "from": m.from_place, "to": m.to_place}
+                for m in moves
+            ],
+            "marks": marks,
         }
 
     def private_view(self, player: int) -> JSON:
@@ -366,6 +461,23 @@ class OctilesMatch(Match):
         return self._homes(self._table.position)
 
     # --- the rules ------------------------------------------------------------------------
+    def _route_of(self, old: Position, board: Position, verdict: Verdict) -> Path | None:
+        """The route the runner took across the tile placed: the legal move's, or for an
+        illegal board the path its moved runner would follow across the new tile (the one
+        ending where it arrived if there is one)."""
+        move = verdict.move or {}
+        if verdict.legal:
+            if "runner" not in move:
+                return None
+            space, start, end = move["space"], move["runner"]["from"], move["runner"]["to"]
+        else:
+            seen = _attempted(old, board)
+            if seen is None:
+                return None
+            space, start, end = seen
+        across = [p for p in paths_from(self.board, board.space_map, start) if p.crosses(space)]
+        return next((p for p in across if p.end == end), across[0] if across else None)
+
     def _open_spaces(self) -> frozenset[str]:
         """With 3 players the tiles by the empty south side start face up."""
         if self.players != 3:
@@ -630,7 +742,9 @@ class OctilesMatch(Match):
             return "switch tile: shown in the pocket at the start"
         if table.switch is None:
             return "switch tile: unknown (the pocket was left empty)"
-        return f"switch tile: {table.switch}"
+        if table.over:
+            return f"switch tile: {table.switch}"
+        return f"{self.names[table.to_move]}'s switch tile: {table.switch}"
 
     def _extra(self, table: _Table) -> JSON:
         return {

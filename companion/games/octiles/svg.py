@@ -125,6 +125,7 @@ def board_svg(
     highlights: Iterable[str] = (),
     path: Path | None = None,
     moves: Iterable[Path] = (),
+    switch: int | None = None,
     px: int = 60,
     board: BoardGraph | None = None,
 ) -> str:
@@ -132,6 +133,9 @@ def board_svg(
 
     ``highlights`` ring the named spaces, stops or circles; ``path`` is the route a runner just
     took (drawn bold), ``moves`` other routes worth showing (drawn faint, e.g. legal moves).
+    ``switch`` is the tile the player to move must place: the pocket gets a dashed ring, and
+    shows the tile faded when the players left the pocket empty (the referee knows it from
+    history).
     """
     board = board or load_board()
     side = 2 * HALF * px
@@ -252,6 +256,24 @@ def board_svg(
     )
     if position.pocket is not None:
         _tile(pocket, (position.pocket, 0), px_pocket, px)
+    if switch is not None:
+        if position.pocket is None:
+            known = ET.SubElement(pocket, "g", {"opacity": "0.5", "class": "switch-tile"})
+            _tile(known, (switch, 0), px_pocket, px)
+        ET.SubElement(
+            pocket,
+            "circle",
+            {
+                "cx": _num((px_pocket[0] + HALF) * px),
+                "cy": _num((HALF - px_pocket[1]) * px),
+                "r": _num(0.54 * px),
+                "fill": "none",
+                "stroke": ROUTE_COLOUR,
+                "stroke-width": _num(px * 0.05),
+                "stroke-dasharray": f"{_num(px * 0.12)} {_num(px * 0.08)}",
+                "class": "switch",
+            },
+        )
     for option in moves:
         _route(root, board, option, OPTION_COLOUR, 0.05, px)
     if path is not None:

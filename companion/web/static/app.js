@@ -190,9 +190,51 @@
     renderVerdict(next.verdicts || [], view);
     announce(next.verdicts || []);
     renderStatus(view, next.status);
-    $("board").innerHTML = next.board_svg || "";
+    renderLegalMoves(next);
+    if (!movesFor) $("board").innerHTML = next.board_svg || "";
     renderMoves(next.verdicts || [], view);
     if (linksFor !== next.match_id && body.dataset.host === "yes") loadLinks(next.match_id);
+  }
+
+  // ---- "Show me my moves": the game's list of legal moves, drawn on the board -------------
+  // Shown until the board or the verdicts change (the next verdict), then the plain board.
+  let movesFor = null;
+
+  function movesKey(s) {
+    return `${s.match_id}:${(s.verdicts || []).length}:${JSON.stringify(s.board)}`;
+  }
+
+  function renderLegalMoves(next) {
+    const offered = Boolean(next.offers_moves) && next.status === "playing";
+    if (movesFor && (!offered || movesFor !== movesKey(next))) hideLegalMoves();
+    $("show-moves").hidden = !offered;
+  }
+
+  function hideLegalMoves() {
+    movesFor = null;
+    $("legal-moves").hidden = true;
+    $("show-moves").textContent = "Show me my moves";
+    $("show-moves").setAttribute("aria-expanded", "false");
+    if (snap) $("board").innerHTML = snap.board_svg || "";
+  }
+
+  async function toggleLegalMoves() {
+    if (movesFor) { hideLegalMoves(); return; }
+    const asked = snap && movesKey(snap);
+    let data;
+    try { data = await call("/api/moves"); } catch (e) { toast(e.message); return; }
+    if (!snap || movesKey(snap) !== asked) return; // a verdict came first: those moves are gone
+    movesFor = asked;
+    $("board").innerHTML = data.board_svg;
+    $("legal-title").textContent = data.title;
+    $("legal-lines").replaceChildren(...(data.lines || []).map((line) => {
+      const li = document.createElement("li");
+      li.textContent = line;
+      return li;
+    }));
+    $("legal-moves").hidden = false;
+    $("show-moves").textContent = "Hide my moves";
+    $("show-moves").setAttribute("aria-expanded", "true");
   }
 
   function renderDoubt(doubt) {
@@ -537,6 +579,7 @@
   $("player-count").addEventListener("change", renderNameInputs);
   $("setup-form").addEventListener("submit", startGame);
   $("board").addEventListener("click", tapBoard);
+  $("show-moves").addEventListener("click", toggleLegalMoves);
   $("undo").addEventListener("click", undo);
   $("new-game").addEventListener("click", newGame);
   $("camera-box").addEventListener("toggle", () => {
