@@ -103,9 +103,29 @@ LEAN_SPREAD = np.array([0.15, 0.15, 0.03])
 """How far the true lean may lie from the calibrated one (a principal point off-centre)."""
 SURE_COST = 2.0
 """Cost gap between the best and second-best height that counts as a sure height."""
+RING_INSET = 0.12
+"""Where a face's colour is sampled: this far (cells) inside its square, outside any letter
+and inside the face even when a loose stack sits off centre."""
+RING_ALONG = np.linspace(0.1, 0.9, 8)
+FOREIGN_CHROMA = 0.045
+"""Chromaticity distance from the set's face colour beyond which a 'face' is not a tile (faces of
+one set stay within 0.025 across shadows and looks in the renders): the
+tray rim or the table seen where a tall face would lie, or a neighbour's shaded side."""
+MIN_FACES_FOR_COLOUR = 5
+"""Faces needed before their common colour is trusted."""
+MAX_ALIEN_SHARE = 0.5
+"""Share of a letterless square's points that may show neither board nor tile colour (a
+neighbour's letter, seams and edges) before something else is taken to lie there."""
+OVERHUNG_CONFIDENCE = 0.5
+"""Confidence that a square is empty when it shows no letter but the tiles' colour: seen
+obliquely, a tall neighbour's side or face hides it (a tile there would show its letter
+unless wholly hidden, which the game's history then tells)."""
 
 
 # --- the camera -------------------------------------------------------------------------------
+MIN_LEVEL_PX = 2.5
+"""Frame pixels one tile level must move a face for heights to be read from the view: at 3 px
+and more the renders' heights are almost all right, under 2 px they are mostly guesses."""
 TYPICAL_FOCAL = 0.8
 """Focal length as a share of the frame width when the view is too flat to solve for it."""
 MIN_TILT_DEG = 8.0
@@ -157,6 +177,13 @@ class Camera:
         p = self.projection
         h = np.column_stack([p[:, 0], p[:, 1], p[:, 3] - height_cells * p[:, 2]])
         return h / h[2, 2]
+
+    def level_shift_px(self) -> np.ndarray:
+        """(N,) how far one tile level moves each square's face centre in the frame (between
+        heights 1 and 2): the parallax heights are read from, zero under the camera."""
+        centres = _cell_origins() + 0.5
+        low, high = (_project(self.plane(lv * TILE_THICKNESS), centres) for lv in (1, 2))
+        return np.linalg.norm(high - low, axis=1)
 
     def tilt_deg(self) -> float:
         """Angle between the optical axis and the board's normal."""
@@ -233,6 +260,21 @@ def _letter_offsets() -> np.ndarray:
 def _colour_offsets() -> np.ndarray:
     xs, ys = np.meshgrid(COLOUR_GRID, COLOUR_GRID)
     return np.stack([xs, ys], axis=-1).reshape(-1, 2)
+
+
+def _ring_offsets() -> np.ndarray:
+    """(4 * len(RING_ALONG), 2) points on a ring just inside a face's sides, clear of the
+    letter, in cell offsets."""
+    lo, hi = RING_INSET, 1.0 - RING_INSET
+    along = lo + RING_ALONG * (hi - lo)
+    return np.concatenate(
+        [
+            np.stack([along, np.full_like(along, lo)], 1),
+            np.stack([along, np.full_like(along, hi)], 1),
+            np.stack([np.full_like(along, lo), along], 1),
+            np.stack([np.full_like(along, hi), along], 1),
+        ]
+    )
 
 
 def _rim_points() -> np.ndarray:
@@ -326,6 +368,19 @@ class _Layout:
             borderMode=cv2.BORDER_REPLICATE,
         )
         return out.reshape(len(squares), LETTER_PX, LETTER_PX)
+
+    def face_chroma(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
+        """(len(squares), 3) chromaticity (colour over brightness) of each face's ring at
+        ``levels``: a tile set prints every face on one colour, and chromaticity stays put
+        under shadows and light falling off across the board."""
+        cells = _cell_origins()[squares][:, None] + _ring_offsets()[None]
+        pts = np.empty(cells.shape)
+        for level in np.unique(levels):
+            pick = levels == level
+            pts[pick] = _project(self.planes[level], cells[pick])
+        ring = len(_ring_offsets())
+        samples = _sample(image, _as_map(pts), len(squares) * ring).reshape(len(squares), ring, -1)
+        return _chroma(np.median(samples, axis=1))
 
     def ink_on_board(
         self, boxes: np.ndarray, levels: np.ndarray, squares: np.ndarray
@@ -549,12 +604,17 @@ class _View:
             base=_Layout.build(cells, lean),
         )
 
+    def colour_samples(self, image: np.ndarray) -> np.ndarray:
+        """(len(COLOUR_LEVELS), N, points, 3) colours across each square's middle on those
+        planes."""
+        n = len(COLOUR_GRID) ** 2
+        samples = _sample(image, self.colour_map, len(COLOUR_LEVELS) * N * n)
+        return samples.reshape(len(COLOUR_LEVELS), N, n, -1)
+
     def colours(self, image: np.ndarray) -> np.ndarray:
         """(len(COLOUR_LEVELS), N, 3) median colour of each square's middle on those planes:
         seen obliquely, a tall stack's side can match the board, but not its face too."""
-        n = len(COLOUR_GRID) ** 2
-        samples = _sample(image, self.colour_map, len(COLOUR_LEVELS) * N * n)
-        return np.median(samples.reshape(len(COLOUR_LEVELS), N, n, -1), axis=2)
+        return np.median(self.colour_samples(image), axis=2)
 
     def rim(self, image: np.ndarray) -> np.ndarray:
         return _sample(image, self.rim_map, len(_rim_points()))
@@ -593,6 +653,44 @@ def _choose_levels(
     order = np.sort(cost, axis=1)
     sure = np.clip((order[:, 1] - order[:, 0]) / SURE_COST, 0.0, 1.0)
     return np.argmin(cost, axis=1) + 1, sure, miss.min(axis=1)
+
+
+def _overhung(
+    targets: np.ndarray, stacks: np.ndarray, levels: np.ndarray, lean: np.ndarray
+) -> np.ndarray:
+    """Which ``targets`` squares a neighbouring stack (of ``stacks`` at ``levels``) leans
+    over: one beside or diagonal to it, two or more high, whose face moves towards it."""
+    centres = _cell_origins() + 0.5
+    tall = levels >= 2
+    stacks, levels = stacks[tall], levels[tall]
+    if stacks.size == 0:
+        return np.zeros(len(targets), bool)
+    faces = np.stack(
+        [
+            _project(_homology(lean, lv), centres[sq][None])[0]
+            for sq, lv in zip(stacks, levels, strict=True)
+        ]
+    )
+    lean_dir = faces - centres[stacks]
+    towards = centres[targets][:, None] - centres[stacks][None]
+    near = np.abs(towards).max(axis=2) <= 1.0 + 1e-9
+    return (near & ((towards * lean_dir[None]).sum(axis=2) > 0)).any(axis=1)
+
+
+def _chroma(colour: np.ndarray) -> np.ndarray:
+    """Colour over brightness (BGR shares summing to 1): unchanged by shadows and light falling
+    off across the board."""
+    shifted = colour + 1.0
+    return shifted / shifted.sum(axis=-1, keepdims=True)
+
+
+def _face_colour(chroma: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """The chromaticity most faces found in this view share (None when too few faces), and
+    which faces do not have it."""
+    if len(chroma) < MIN_FACES_FOR_COLOUR:
+        return None, np.zeros(len(chroma), bool)
+    common = np.median(chroma, axis=0)
+    return common, np.abs(chroma - common).max(axis=1) > FOREIGN_CHROMA
 
 
 def _rect_scale(geometry: BoardGeometry) -> np.ndarray:
@@ -734,6 +832,17 @@ class TileReader(Reader):
             "examples": self.letters.examples_json(),
         }
 
+    def view_problems(self) -> list[str]:
+        flat = int((self.camera.level_shift_px() < MIN_LEVEL_PX).sum())
+        if not flat:
+            return []
+        return [
+            f"stack heights: one tile level moves a face less than {MIN_LEVEL_PX:g} px on "
+            f"{flat} of {N} squares (camera tilt {self.camera.tilt_deg():.0f} degrees), so "
+            "heights there come from the game's history only; `companion mount --game upwords` "
+            "says where the camera sees every height"
+        ]
+
     # --- reading --------------------------------------------------------------------------
     def read(self, board: np.ndarray) -> Reading:
         """Read a rectified board image (``Rectifier`` output of this profile's corners)."""
@@ -778,7 +887,8 @@ class TileReader(Reader):
         """Every square's read, how many squares show something that is not a tile, and where
         the faces were found to lie."""
         light = np.median(np.log1p(view.rim(image)) - np.log1p(self.rim_colour), axis=0)
-        change = np.log1p(view.colours(image)) - np.log1p(self.board_colour) - light
+        samples = view.colour_samples(image)
+        change = np.log1p(np.median(samples, axis=2)) - np.log1p(self.board_colour) - light
         distance = np.abs(change).max(axis=(0, 2))
         # a tile may be close to the board's colour (white on light grey): any change at all
         # makes a square a candidate, and its letter decides
@@ -829,14 +939,13 @@ class TileReader(Reader):
             if self.textured[i] and distance[i] <= TILE_COLOUR:
                 inks[k] = None
         found = np.array([k for k, ink in enumerate(inks) if ink is not None], np.intp)
-        odd = 0
-        for k in np.setdiff1d(np.arange(len(candidates)), found):
-            i = candidates[k]
-            if distance[i] > SURE_TILE_COLOUR:
-                odd += 1
-                reads[i] = SquareRead(0, "", 0.0)
+        # far from the board's colour but no letter: a hand, or a neighbour's stack leaning over
+        changed = candidates[np.setdiff1d(np.arange(len(candidates)), found)]
+        changed = changed[distance[changed] > SURE_TILE_COLOUR]
+        for i in changed:
+            reads[i] = SquareRead(0, "", 0.0)
         if found.size == 0:
-            return reads, odd, layout
+            return reads, len(changed), layout
         squares = candidates[found]
         crops = crops[found]
         found_inks = [inks[k] for k in found]
@@ -877,10 +986,31 @@ class TileReader(Reader):
                         _fine_box(face, ink)[None], crops[k : k + 1], squares[k : k + 1]
                     )[0]
         guesses = self.letters.classify(np.stack([fit_glyph(ink[0]) for ink in found_inks]))
-        for i, level, sure, off, guess in zip(
-            squares, levels, height_conf, miss, guesses, strict=True
+        common, foreign = _face_colour(layout.face_chroma(image, levels, squares))
+        odd = len(changed)
+        if common is not None and changed.size:
+            # the square itself may show bare board (only its raised planes changed), or, where
+            # a neighbour's stack leans over it, the board (maybe in the stack's shadow) and
+            # the set's colour; a hand or a die shows something else
+            seen_there = samples[0, changed]
+            empty = self.board_colour[0, changed, None]
+            chroma = _chroma(seen_there)
+            board = (
+                np.abs(np.log1p(seen_there) - np.log1p(empty) - light).max(axis=2) <= TILE_COLOUR
+            ) | (np.abs(chroma - _chroma(empty)).max(axis=2) <= FOREIGN_CHROMA)
+            tile = np.abs(chroma - common).max(axis=2) <= FOREIGN_CHROMA
+            bare = (~board).mean(axis=1) <= MAX_ALIEN_SHARE
+            leaning = bare | (
+                ((~(board | tile)).mean(axis=1) <= MAX_ALIEN_SHARE)
+                & _overhung(changed, squares[~foreign], levels[~foreign], layout.lean)
+            )
+            odd -= int(leaning.sum())
+            for i in changed[leaning]:
+                reads[i] = SquareRead(0, "", OVERHUNG_CONFIDENCE)
+        for i, level, sure, off, guess, alien in zip(
+            squares, levels, height_conf, miss, guesses, foreign, strict=True
         ):
-            if off > MAX_MISS:  # a neighbour's letter leaning over this square
+            if off > MAX_MISS or alien:  # a neighbour's letter or side, or the rim, seen there
                 continue
             # the square's confidence is its letter's: heights are checked against the game's
             # history (UpwordsMatch.reconcile), so an unsure height must not stop the referee
