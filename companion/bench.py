@@ -62,7 +62,8 @@ def _read_renders(
     for pose_index in range(poses):
         print(f"  camera pose {pose_index + 1}/{poses}", file=sys.stderr, flush=True)
         look = unseen[pose_index % len(unseen)]
-        pose = random_pose(rng, max_tilt=20)
+        low, high = game.geometry.tilt_deg
+        pose = random_pose(rng, max_tilt=high, min_tilt=low)
         start = render_scene(
             game, game.start_state(), look, rng, pose=pose, light=random_light(rng)
         )

@@ -160,6 +160,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         print(f"start photo saved as {saved}")
     profile.save(args.out)
     print(f"calibrated {game.title} ({profile.method}); profile written to {args.out}")
+    for problem in profile.load_reader(game).view_problems():
+        print(f"note: {problem}")
     return 0
 
 

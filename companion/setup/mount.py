@@ -1,9 +1,9 @@
-"""How high to mount the camera so the board fills the frame with enough pixels per cell.
+"""Where to mount the camera so the board fills the frame with enough pixels per cell.
 
-A pinhole camera at height h sees a width of 2 h tan(FOV/2) on the table.  The board (cells
-plus its rim) must fit both ways with a little room, so the height is the larger of the two
-fits; the pixels per cell then follow from the resolution.  Fields of view are the makers'
-published figures.
+A pinhole camera at height h looking straight down sees a width of 2 h tan(FOV/2) on the
+table; a tilted one is placed by the same pinhole model (see ``advise``).  The board (cells
+plus its rim) must fit both ways with a little room; the pixels per cell then follow from the
+resolution.  Fields of view are the makers' published figures.
 """
 
 from __future__ import annotations
@@ -41,25 +41,43 @@ ROOM = 1.15
 @dataclass(frozen=True)
 class Advice:
     height_cm: float
+    """Lens above the table."""
     px_per_cell: float
+    """Camera pixels per cell where the board is smallest in the frame (its far edge)."""
     enough: bool
     text: str
+    offset_cm: float = 0.0
+    """How far the lens sits out from the board's centre, along the table (0: overhead)."""
+    tilt_deg: float = 0.0
 
 
 def advise(geometry: BoardGeometry, camera: Camera, *, cell_cm: float | None = None) -> Advice:
-    """Mounting height and the pixels per cell it gives, for a camera looking straight down."""
+    """Where to put the camera so the board fills the frame, and the pixels per cell it gives.
+
+    The camera looks at the board's centre from the tilt the game's reader wants (the middle
+    of ``geometry.tilt_deg`` when that range excludes straight down, else straight down).  A
+    tilt of t at distance L from the centre puts the board's near edge (half-length a along
+    the tilt) at tan(angle) = a cos t / (L - a sin t) off the axis and its far edge at depth
+    L + a sin t, where a cell is smallest: both follow from the pinhole model.
+    """
     cell = geometry.cell_cm if cell_cm is None else cell_cm
     if not 0.5 <= cell <= 30:
         raise InputError(f"a cell of {cell} cm is not plausible: measure one square in cm")
+    low, high = geometry.tilt_deg
+    tilt = math.radians((low + high) / 2 if low > 0 else 0.0)
     board_w = (geometry.cols + 2 * geometry.margin) * cell * ROOM
     board_h = (geometry.rows + 2 * geometry.margin) * cell * ROOM
-    # the board's longer side goes along the frame's longer side
-    long_side, short_side = max(board_w, board_h), min(board_w, board_h)
-    fit_h = long_side / (2 * math.tan(math.radians(camera.hfov_deg) / 2))
-    fit_v = short_side / (2 * math.tan(math.radians(camera.vfov_deg) / 2))
-    height = max(fit_h, fit_v)
-    seen_width = 2 * height * math.tan(math.radians(camera.hfov_deg) / 2)
-    px = camera.width_px * cell / seen_width
+    # the board's longer side goes along the frame's longer side; the tilt runs along the
+    # frame's shorter side (the camera leans over the table edge in front of it)
+    across, along = max(board_w, board_h) / 2, min(board_w, board_h) / 2
+    tan_h = math.tan(math.radians(camera.hfov_deg) / 2)
+    tan_v = math.tan(math.radians(camera.vfov_deg) / 2)
+    lift = along * math.sin(tilt)
+    distance = max(across / tan_h + lift, along * math.cos(tilt) / tan_v + lift)
+    focal_px = camera.width_px / 2 / tan_h
+    far = distance + lift / ROOM  # depth of the board's far edge (the room lies beyond it)
+    px = focal_px * cell * min(1.0, distance * math.cos(tilt) / far) / far
+    height, offset = distance * math.cos(tilt), distance * math.sin(tilt)
     enough = px >= geometry.min_camera_px
     verdict = (
         "enough for the reader"
@@ -67,12 +85,25 @@ def advise(geometry: BoardGeometry, camera: Camera, *, cell_cm: float | None = N
         else f"too few: the reader needs {geometry.min_camera_px}; use a higher resolution "
         "or a narrower lens"
     )
+    if tilt == 0:
+        where = f"{camera.name} straight above the board at {height:.0f} cm (lens to table)"
+        turn = f"Tilt it at most {high:.0f} degrees."
+    else:
+        where = (
+            f"{camera.name} {height:.0f} cm above the table (lens to table) and {offset:.0f} cm "
+            f"out from the board's centre, beside the board, aimed at its centre "
+            f"{math.degrees(tilt):.0f} degrees from straight down"
+        )
+        turn = (
+            f"Keep the tilt between {low:.0f} and {high:.0f} degrees: the reader tells stack "
+            "heights apart by how far raised faces lean, which a camera straight above hardly sees."
+        )
     text = (
-        f"{camera.name} straight above the board at {height:.0f} cm (lens to table): the board "
-        f"fills the frame with room to spare, {px:.0f} camera pixels per cell at "
-        f"{camera.width_px}x{camera.height_px} ({verdict}). Tilt it at most 20 degrees."
+        f"{where}: the board fills the frame with room to spare, {px:.0f} camera pixels per "
+        f"cell{' at its far edge' if tilt else ''} at {camera.width_px}x{camera.height_px} "
+        f"({verdict}). {turn}"
     )
-    return Advice(height, px, enough, text)
+    return Advice(height, px, enough, text, offset, math.degrees(tilt))
 
 
 def camera_named(name: str) -> Camera:

@@ -119,10 +119,10 @@ TABLES: tuple[Table, ...] = (
 )
 
 
-def random_pose(rng: np.random.Generator, max_tilt: float = 20.0) -> Pose:
+def random_pose(rng: np.random.Generator, max_tilt: float = 20.0, *, min_tilt: float = 0.0) -> Pose:
     """A camera pose such as a phone stand or a lamp arm gives."""
     return Pose(
-        tilt_deg=float(rng.uniform(0.0, max_tilt)),
+        tilt_deg=float(rng.uniform(min_tilt, max_tilt)),
         tilt_axis_deg=float(rng.uniform(0.0, 360.0)),
         yaw_deg=float(rng.uniform(0.0, 360.0)),
         fill=float(rng.uniform(0.5, 0.7)),

@@ -33,9 +33,16 @@ class UpwordsGame(PackagedGame):
 
     id: ClassVar[str] = "upwords"
     title: ClassVar[str] = "Upwords"
-    # squares assumed ~2.3 cm (a 10x10 grid of about 23 cm); letters need more pixels than arcs
+    # squares assumed ~2.3 cm (a 10x10 grid of about 23 cm); letters need more pixels than arcs;
+    # heights are read from parallax, which a camera straight above hardly has (docs/upwords.md)
     geometry: ClassVar[BoardGeometry] = BoardGeometry(
-        cols=SIZE, rows=SIZE, cell_px=32, margin=0.5, cell_cm=2.3, min_camera_px=45
+        cols=SIZE,
+        rows=SIZE,
+        cell_px=32,
+        margin=0.5,
+        cell_cm=2.3,
+        min_camera_px=45,
+        tilt_deg=(25.0, 35.0),
     )
 
     def start_state(self) -> Board:

@@ -58,10 +58,12 @@ def compare(game: Game, *, boards: int, seed: int) -> list[str]:
     tallies = {"ours": [0, 0, 0.0], "tesseract": [0, 0, 0.0]}
     have_tesseract = shutil.which("tesseract") is not None
     unseen = game.looks()["unseen"]
+    low, high = game.geometry.tilt_deg
     for i in range(boards):
         truth = game.random_state(rng)
         look = unseen[i % len(unseen)]
-        scene = render_scene(game, truth, look, rng, pose=random_pose(rng), light=random_light(rng))
+        pose = random_pose(rng, max_tilt=high, min_tilt=low)
+        scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
         for letter, crop in face_crops(scene.plane_homography, truth, scene.image):
             start = time.perf_counter()
             guess = ours.read(crop)
