@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from companion.games import find_game
-from companion.games.labyrinth.catalog import DISC_KINDS, default_catalog
+from companion.games.labyrinth.catalog import default_catalog
 from companion.games.labyrinth.model import (
     CHARACTER_COLOURS,
     Board,
@@ -23,6 +23,7 @@ from companion.games.labyrinth.model import (
     make_layout,
     set_up_board,
 )
+from companion.games.labyrinth.model import random_board as reachable_board
 from companion.vision.synth import Scene
 
 GAME = find_game("labyrinth")
@@ -52,28 +53,8 @@ def random_layout(rng: np.random.Generator) -> tuple[Placement, ...]:
 
 
 def random_board(rng: np.random.Generator, layout: tuple[Placement, ...] | None = None) -> Board:
-    """A board play can reach: characters on any stopping spaces (sometimes sharing one,
-    sometimes off the board), Dr. Bizarre at home, on a purple lantern or on a character's
-    space, discs on any disc spaces but those a character stands on (he took that disc)."""
-    layout = layout if layout is not None else random_layout(rng)
-    graph = graph_of(layout)
-    stops = sorted(s for s, n in graph.spaces.items() if n.kind != "junction")
-    characters = {}
-    for colour in CHARACTER_COLOURS:
-        if rng.random() < 0.85:
-            characters[colour] = stops[int(rng.integers(len(stops)))]
-    if len(characters) > 1 and rng.random() < 0.4:
-        first, second = sorted(characters)[:2]
-        characters[second] = characters[first]
-    haunts = [graph.home, *sorted(graph.lanterns("purple")), *sorted(set(characters.values()))]
-    bizarre = None if rng.random() < 0.1 else haunts[int(rng.integers(len(haunts)))]
-    taken = set(characters.values())
-    discs = [
-        s
-        for s, n in graph.spaces.items()
-        if n.kind in DISC_KINDS and s not in taken and rng.random() < 0.6
-    ]
-    return make_board(layout, characters, bizarre, discs)
+    """A board play can reach (``model.random_board``) on ``layout`` or a shuffled one."""
+    return reachable_board(rng, layout if layout is not None else random_layout(rng))
 
 
 def rectify(scene: Scene) -> tuple[np.ndarray, np.ndarray]:

@@ -10,8 +10,7 @@ import pytest
 
 from companion.errors import InputError
 from companion.games import find_game
-from companion.games.labyrinth import PIECE_CELL
-from companion.games.labyrinth.model import default_layout, format_board, graph_of
+from companion.games.labyrinth.model import PIECE_CELL, default_layout, format_board, graph_of
 from companion.games.labyrinth.rules import BIZARRE, LabyrinthMatch, destinations
 from companion.referee.session import Session
 from companion.referee.store import Store

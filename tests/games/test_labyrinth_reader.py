@@ -160,3 +160,34 @@ def test_wrong_image_size_is_refused() -> None:
     reader = _view("crypt", 20)[0]
     with pytest.raises(VisionError, match="rectified"):
         reader.read(np.zeros((100, 100, 3), np.uint8))
+
+
+def test_a_layout_corrected_on_the_page_is_read_against_from_then_on() -> None:
+    look = LOOKS_UNSEEN[0]
+    calibrated, layout, _, _ = _view(look, 21)
+    params = calibrated.to_json()
+    # the camera took two pieces for each other at calibration
+    first, second = layout[0], layout[5]
+    params["layout"] = [
+        [
+            second.piece if p == first else first.piece if p == second else p.piece,
+            p.row,
+            p.col,
+            p.rotation,
+        ]
+        for p in layout
+    ]
+    reader = TileReader.from_json(json.loads(json.dumps(params)), GEOMETRY)
+    rng = np.random.default_rng(9)
+    truth = random_board(rng, layout)
+    board, _ = rectify(_frame(look, 21, truth, rng))
+    assert reader.read(board).state.layout != layout
+    cell, value = f"r{first.row}c{first.col}", f"{first.piece}/{first.rotation}"
+    assert not reader.learn_example(board, board, "red", "r0c0-3")
+    assert reader.learn_example(board, board, cell, value)
+    seen = reader.read(board).state
+    assert seen.layout == layout and _errors(truth, seen) == []
+    # the profile keeps what the page taught
+    again = TileReader.from_json(json.loads(json.dumps(reader.to_json())), GEOMETRY)
+    assert again.layout == layout
+    assert not again.learn_example(board, board, cell, value)

@@ -12,8 +12,6 @@ default layout's 4 x 3 pieces, one cell a piece.
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
 from typing import ClassVar
 
 import numpy as np
@@ -23,46 +21,21 @@ from companion.games.base import JSON, BoardGeometry, Match, PackagedGame
 from companion.games.labyrinth.catalog import default_catalog
 from companion.games.labyrinth.model import (
     CHARACTER_COLOURS,
+    PIECE_CELL,
     Board,
-    Layout,
-    Placement,
+    corrected_layout,
     default_layout,
     format_board,
     graph_of,
     make_board,
-    make_layout,
     parse_board,
+    piece_cell,
+    piece_value,
+    random_board,
     set_up_board,
 )
 
 BIZARRE_CELL = "bizarre"
-PIECE_CELL = re.compile(r"r(\d+)c(\d+)")
-PIECE_VALUE = re.compile(r"([^/]+)/(\d)")
-
-
-def piece_cell(placement: Placement) -> str:
-    """A layout position's cell name: ``r<row>c<col>``."""
-    return f"r{placement.row}c{placement.col}"
-
-
-def piece_value(placement: Placement) -> str:
-    """What lies on a layout position: ``<piece>/<quarter turns clockwise>``."""
-    return f"{placement.piece}/{placement.rotation}"
-
-
-def _corrected(layout: Layout, cell: str, value: str) -> Layout:
-    """``layout`` with ``value`` on position ``cell``.  A piece that already lay elsewhere
-    swaps places with the one that lay here, each position keeping the rotation the camera
-    read there: a misread identity mark usually confuses two pieces, not their turns."""
-    here = next((p for p in layout if piece_cell(p) == cell), None)
-    found = PIECE_VALUE.fullmatch(value)
-    if here is None:
-        raise InputError(f"no labyrinth piece lies on {cell}: correct a position that has one")
-    if found is None:
-        raise InputError(f"position {cell} holds piece/turns (e.g. p04/2), not {value!r}")
-    piece, rotation = found[1], int(found[2])
-    moved = [replace(p, piece=here.piece) if p.piece == piece else p for p in layout if p != here]
-    return make_layout([*moved, replace(here, piece=piece, rotation=rotation)])
 
 
 class LabyrinthGame(PackagedGame):
@@ -95,12 +68,30 @@ class LabyrinthGame(PackagedGame):
         out.update({piece_cell(p): piece_value(p) for p in state.layout})
         return out
 
+    def reading_errors(self, truth: Board, seen: Board) -> dict[str, tuple[int, int]]:
+        """The issue's two figures apart: layout positions (piece and turns right) and token
+        cells (each figure's space, each disc space's disc)."""
+        want, got = self.cells(truth), self.cells(seen)
+        layout = [c for c in want if PIECE_CELL.fullmatch(c)]
+        tokens = [c for c in want if not PIECE_CELL.fullmatch(c)]
+        figures = [c for c in tokens if c in (*CHARACTER_COLOURS, BIZARRE_CELL)]
+        discs = [c for c in tokens if c not in figures]
+        return {
+            name: (sum(want[c] != got.get(c) for c in group), len(group))
+            for name, group in (
+                ("cells", tokens),
+                ("figures", figures),
+                ("discs", discs),
+                ("layout", layout),
+            )
+        }
+
     def with_cells(self, state: Board, values: dict[str, str]) -> Board:
         """Layout positions first (the figures' and discs' spaces belong to the new layout)."""
         layout = state.layout
         for cell, value in values.items():
             if PIECE_CELL.fullmatch(cell):
-                layout = _corrected(layout, cell, value)
+                layout = corrected_layout(layout, cell, value)
         graph = graph_of(layout)
         characters, bizarre, discs = dict(state.character_map), state.bizarre, set(state.discs)
         lost = [s for s in (*characters.values(), bizarre, *discs) if s and s not in graph.spaces]
@@ -147,11 +138,6 @@ class LabyrinthGame(PackagedGame):
         return LabyrinthMatch(self.settings_for(settings))
 
     def random_state(self, rng: np.random.Generator) -> Board:
-        layout = default_layout()
-        graph = graph_of(layout)
-        spaces = sorted(graph.spaces)
-        characters = {c: spaces[int(rng.integers(len(spaces)))] for c in CHARACTER_COLOURS}
-        bizarre = spaces[int(rng.integers(len(spaces)))]
-        taken = set(characters.values())
-        discs = [s for s in sorted(graph.disc_spaces()) if s not in taken and rng.random() < 0.6]
-        return make_board(layout, characters, bizarre, discs)
+        """A board play can reach on the default labyrinth: figures rest on stopping spaces,
+        never on junctions, which is what the referee is shown (``model.random_board``)."""
+        return random_board(rng, default_layout())

@@ -18,8 +18,9 @@ A character or Dr. Bizarre that cannot be seen is left out (``"bizarre": null``)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -269,6 +270,56 @@ def make_board(
         bizarre=bizarre,
         discs=frozenset(discs),
     )
+
+
+PIECE_CELL = re.compile(r"r(\d+)c(\d+)")
+PIECE_VALUE = re.compile(r"([^/]+)/(\d)")
+
+
+def piece_cell(placement: Placement) -> str:
+    """A layout position's cell name: ``r<row>c<col>``."""
+    return f"r{placement.row}c{placement.col}"
+
+
+def piece_value(placement: Placement) -> str:
+    """What lies on a layout position: ``<piece>/<quarter turns clockwise>``."""
+    return f"{placement.piece}/{placement.rotation}"
+
+
+def corrected_layout(layout: Layout, cell: str, value: str) -> Layout:
+    """``layout`` with ``value`` on position ``cell``.  A piece that already lay elsewhere
+    swaps places with the one that lay here, each position keeping the rotation the camera
+    read there: a misread identity mark usually confuses two pieces, not their turns."""
+    here = next((p for p in layout if piece_cell(p) == cell), None)
+    found = PIECE_VALUE.fullmatch(value)
+    if here is None:
+        raise InputError(f"no labyrinth piece lies on {cell}: correct a position that has one")
+    if found is None:
+        raise InputError(f"position {cell} holds piece/turns (e.g. p04/2), not {value!r}")
+    piece, rotation = found[1], int(found[2])
+    moved = [replace(p, piece=here.piece) if p.piece == piece else p for p in layout if p != here]
+    return make_layout([*moved, replace(here, piece=piece, rotation=rotation)])
+
+
+def random_board(rng: Any, layout: Layout) -> Board:
+    """A board play can reach on ``layout`` (for rendered tests and the benchmark): characters
+    on stopping spaces (sometimes two sharing one, sometimes one off the board), Dr. Bizarre
+    at home, on a purple lantern or on a character's space, discs on disc spaces but those a
+    character stands on (he took that disc).  ``rng`` is a numpy Generator."""
+    graph = graph_of(layout)
+    stops = sorted(s for s, n in graph.spaces.items() if n.kind != "junction")
+    characters = {}
+    for colour in CHARACTER_COLOURS:
+        if rng.random() < 0.85:
+            characters[colour] = stops[int(rng.integers(len(stops)))]
+    if len(characters) > 1 and rng.random() < 0.4:
+        first, second = sorted(characters)[:2]
+        characters[second] = characters[first]
+    haunts = [graph.home, *sorted(graph.lanterns("purple")), *sorted(set(characters.values()))]
+    bizarre = None if rng.random() < 0.1 else haunts[int(rng.integers(len(haunts)))]
+    taken = set(characters.values())
+    discs = [s for s in sorted(graph.disc_spaces()) if s not in taken and rng.random() < 0.6]
+    return make_board(layout, characters, bizarre, discs)
 
 
 def set_up_board(layout: Layout, colours: Iterable[str], catalog: Catalog | None = None) -> Board:

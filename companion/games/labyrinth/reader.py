@@ -53,8 +53,10 @@ from companion.games.labyrinth.draw import (
 )
 from companion.games.labyrinth.model import (
     CHARACTER_COLOURS,
+    PIECE_CELL,
     Layout,
     Placement,
+    corrected_layout,
     graph_of,
     make_board,
     make_layout,
@@ -380,6 +382,23 @@ class TileReader(Reader):
             "empty": np.round(self.empty, 4).tolist(),
             "home": np.round(self.home, 4).tolist(),
         }
+
+    def learn_example(self, frame: np.ndarray, board: np.ndarray, cell: str, value: str) -> bool:
+        """A layout position corrected on the page (``r0c1`` = ``p04/2``) becomes the layout
+        every later frame is read against, so figures and discs are found on the right
+        spaces; corrected positions count as sure.  Figures and discs teach nothing."""
+        if not PIECE_CELL.fullmatch(cell):
+            return False
+        layout = corrected_layout(self.layout, cell, value)
+        if layout == self.layout:
+            return False
+        cols = self.geometry.cols
+        changed = {(p.row, p.col) for p in set(layout) - set(self.layout)}
+        for row, col in changed:
+            self.layout_confidence[row * cols + col] = 1.0
+        self.layout = layout
+        self._prepare()
+        return True
 
     # --- reading ------------------------------------------------------------------------------
     def read(self, board_img: np.ndarray) -> Reading:

@@ -17,7 +17,6 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from companion.games.labyrinth import piece_cell, piece_value
 from companion.games.labyrinth.catalog import Catalog, default_catalog
 from companion.games.labyrinth.draw import (
     DISC_RADIUS,
@@ -30,7 +29,7 @@ from companion.games.labyrinth.draw import (
     figure_spots,
     mark_triangle,
 )
-from companion.games.labyrinth.model import Board, graph_of
+from companion.games.labyrinth.model import Board, graph_of, piece_cell, piece_value
 
 CARD = "#82877a"
 CARD_EDGE = "#555a50"
