@@ -8,10 +8,12 @@ log accepted, and a live camera game resumes out of sync until the table matches
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import secrets
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -318,6 +320,22 @@ def _profile_for(source: FrameSource, folder: Path | None, profile_path: Path | 
     )
 
 
+def console_qr(url: str, encoding: str | None = None) -> str | None:
+    """``url`` as a QR code drawn with block characters for the console the host reads the PIN
+    on (light modules drawn, for dark terminals), or None when that console's encoding
+    (``encoding``, else stderr's) cannot show them."""
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    text = out.getvalue()
+    try:
+        text.encode(encoding or getattr(sys.stderr, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return None
+    return text
+
+
 def serve(
     game: Game,
     *,
@@ -383,6 +401,9 @@ def serve(
     log.info("host PIN: %s  (enter it on the page to start games, undo and correct)", pin)
     if host in ("0.0.0.0", "::"):
         log.info("phones on this network join at %s  (Ctrl+C to stop)", join_url)
+        code = console_qr(join_url)
+        if code is not None:
+            log.info("or scan this with a phone's camera:\n%s", code)
     else:
         log.info(
             "referee page: %s  (only this machine: --host 0.0.0.0 lets phones join; "
