@@ -331,3 +331,65 @@ def test_each_games_page_shows_verdicts_and_takes_a_correction(
     finally:
         serving.close()
         table.close()
+
+
+RECORD_FEEDBACK = """
+window.felt = [];
+window.tones = [];
+const vibrate = navigator.vibrate ? navigator.vibrate.bind(navigator) : null;
+navigator.vibrate = (pattern) => {
+  window.felt.push(pattern);
+  return vibrate ? vibrate(pattern) : false;
+};
+const oscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  const osc = oscillator.call(this);
+  const start = osc.start.bind(osc);
+  osc.start = (at) => { window.tones.push(osc.frequency.value); return start(at); };
+  return osc;
+};
+"""
+"""Watches the page's calls into the browser's vibration and Web Audio APIs (the calls still
+go through): headless Chromium has no speaker or motor to listen to."""
+
+
+def test_an_illegal_move_buzzes_and_sounds_once_the_page_was_touched(
+    base_url: str, browser, table, amoeba_turn
+) -> None:
+    from playwright.sync_api import expect
+
+    settings = {"players": 2, "names": ["Ann", "Bob"], "deal": False, "seed": 1}
+    hand = {"event": "hand", "player": 0, "cards": [1]}
+    amoeba = amoeba_turn(table.game, settings, hand)
+    table.session.start(settings)
+    table.session.event(hand)
+    table.session.observe(Tray.start())
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone.add_init_script(RECORD_FEEDBACK)
+    page = phone.new_page()
+    page.goto(base_url + "/")
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_class("verdict card legal")
+    # what the page found on opening is old news: no buzz for it
+    assert page.evaluate("window.felt") == [] and page.evaluate("window.tones") == []
+
+    # before any touch the browser allows no sound, but the phone still buzzes
+    table.session.observe(Tray.start().turned(0, 0).turned(0, 1))
+    expect(verdict).to_have_class("verdict card illegal")
+    assert wait_for(lambda: page.evaluate("window.felt") == [[200, 100, 200]])
+    assert page.evaluate("window.tones") == []
+
+    # after the first tap an illegal move sounds two falling tones
+    page.locator("#verdict").tap()
+    table.session.observe(Tray.start())  # the tiles put back
+    table.session.observe(Tray.start().turned(2, 2).turned(2, 3))
+    assert wait_for(lambda: len(page.evaluate("window.felt")) == 2)
+    assert page.evaluate("window.tones") == [220, 180]
+
+    # an amoeba is called out with a rising chord and a short buzz
+    table.session.observe(Tray.start())
+    table.session.observe(amoeba)
+    expect(page.locator("#shout-box")).to_be_visible()
+    assert wait_for(lambda: page.evaluate("window.tones")[2:] == [523, 659, 784])
+    assert page.evaluate("window.felt")[-1] == 120
+    phone.close()
