@@ -57,7 +57,7 @@ def _read_renders(
     unseen = game.looks()["unseen"]
     per_pose = max(1, boards // poses)
     tallies: dict[str, list[int]] = {}
-    exact = unreadable = covered = 0
+    exact = unreadable = covered = false_moves = 0
     gate = StillnessGate(settle_frames=1)
     for pose_index in range(poses):
         print(f"  camera pose {pose_index + 1}/{poses}", file=sys.stderr, flush=True)
@@ -84,7 +84,8 @@ def _read_renders(
             except CompanionError:
                 unreadable += 1
                 continue
-            timer.timed("locate (position check)", pipeline.check_position, board)
+            drift = timer.timed("locate (position check)", pipeline.check_position, board, frame)
+            false_moves += drift.moved
             timer.timed("gate", gate.feed, board, reading)
             errors = game.reading_errors(truth, reading.state)
             for name, (wrong, counted) in errors.items():
@@ -115,6 +116,7 @@ def _read_renders(
         "exact_boards": exact,
         "unreadable": unreadable,
         "flagged_covered": covered,
+        "falsely_moved": false_moves,
     }
 
 
@@ -167,7 +169,8 @@ def run_bench(
         print(f"{stage:<24}{med:>12.2f}{p95:>12.2f}{len(values):>8}")
     print(
         f"unseen looks: {accuracy['images']} images, {accuracy['exact_boards']} read exactly, "
-        f"{accuracy['unreadable']} unreadable, {accuracy['flagged_covered']} flagged covered"
+        f"{accuracy['unreadable']} unreadable, {accuracy['flagged_covered']} flagged covered, "
+        f"{accuracy['falsely_moved']} taken for a moved board"
     )
     for name, (wrong, counted) in accuracy["tallies"].items():
         rate = wrong / counted if counted else float("nan")

@@ -214,7 +214,7 @@ class TableService:
 
     def _check_position(self, image: np.ndarray, board: np.ndarray) -> None:
         """Warn when the board or camera moved; with markers, find the board again."""
-        drift = self.pipeline.check_position(board)
+        drift = self.pipeline.check_position(board, image)
         if not drift.moved:
             if self._message.startswith("board or camera"):
                 self._set_health(True, "")

@@ -12,10 +12,10 @@ import time
 
 import numpy as np
 
-from companion.errors import ProfileError
+from companion.errors import CompanionError, ProfileError
 from companion.games.base import Game, Reading
-from companion.vision.calibration import Profile, as_bgr
-from companion.vision.recheck import Drift, PositionCheck
+from companion.vision.calibration import Profile, as_bgr, locate_by_markers
+from companion.vision.recheck import MOVED_CELLS, Drift, PositionCheck
 from companion.vision.rectify import Rectifier
 
 log = logging.getLogger(__name__)
@@ -54,9 +54,38 @@ class BoardPipeline:
         self.timings = {"rectify": (mid - start) * 1e3, "read": (end - mid) * 1e3}
         return reading, board
 
-    def check_position(self, board: np.ndarray) -> Drift:
-        """Has the board or the camera moved since calibration? (``board`` from ``read``)."""
+    def check_position(self, board: np.ndarray, frame: np.ndarray | None = None) -> Drift:
+        """Has the board or the camera moved since calibration? (``board`` from ``read``).
+
+        The rim check can be fooled by pieces that stand up: a tall stack or a figure at the
+        edge leans over the rim in an oblique view.  So when it says "moved" and the profile
+        was made with markers, the markers in ``frame`` (outside the tray, where no piece
+        leans) have the last word.
+        """
         drift = self.position.check(board)
+        if drift.moved and frame is not None and self.profile.method == "aruco":
+            drift = self._marker_drift(frame) or drift
         if drift.moved:
             log.warning("%s", drift.message)
         return drift
+
+    def _marker_drift(self, frame: np.ndarray) -> Drift | None:
+        """How far the markers put the playing area from where calibration found it, or None
+        when they are not all in view (a hand over one: nothing can be said)."""
+        try:
+            area = locate_by_markers(self.game, as_bgr(frame))
+        except CompanionError:
+            return None
+        calibrated = np.asarray(self.profile.corners, np.float64).reshape(4, 2)
+        side = float(np.linalg.norm(np.roll(calibrated, -1, axis=0) - calibrated, axis=1).mean())
+        cell = side / max(self.game.geometry.cols, self.game.geometry.rows)
+        cells = float(np.linalg.norm(area - calibrated, axis=1).max()) / cell
+        shift = cells * self.game.geometry.cell_px
+        if cells > MOVED_CELLS:
+            return Drift(
+                True,
+                shift,
+                f"board or camera moved by about {cells:.2f} cells since calibration (its "
+                "markers say so): put the board back or calibrate again",
+            )
+        return Drift(False, shift, f"board in place by its markers (within {cells:.2f} cells)")

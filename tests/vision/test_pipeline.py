@@ -50,6 +50,29 @@ def test_a_moved_board_is_noticed(setup) -> None:
     )
     _, board = pipeline.read(scene.image)
     assert pipeline.check_position(board).moved
+    # the markers agree: the board did move
+    assert pipeline.check_position(board, scene.image).moved
+
+
+def test_tall_stacks_over_the_rim_are_not_taken_for_a_moved_board() -> None:
+    """From beside the board, 5-high stacks on the edge squares lean over the tray rim the
+    position check watches; the markers outside the tray show the board stayed put."""
+    from companion.games.upwords.model import SIZE, Board
+
+    upwords = find_game("upwords")
+    pose = synth.Pose(tilt_deg=32.0, tilt_axis_deg=75.0, yaw_deg=10.0, fill=0.55, focal=0.8)
+    rng = np.random.default_rng(3)
+    start = synth.render_scene(upwords, Board.empty(), "navy", rng, pose=pose, board_seed=5)
+    pipeline = BoardPipeline(upwords, calibrate(upwords, start.image))
+    edge = [(0, c) for c in range(SIZE)] + [(SIZE - 1, c) for c in range(SIZE)]
+    edge += [(r, 0) for r in range(1, SIZE - 1)] + [(r, SIZE - 1) for r in range(1, SIZE - 1)]
+    squares = [(0, "")] * (SIZE * SIZE)
+    for row, col in edge:
+        squares[row * SIZE + col] = (5, "E")
+    scene = synth.render_scene(upwords, Board(tuple(squares)), "navy", rng, pose=pose, board_seed=5)
+    _, board = pipeline.read(scene.image)
+    assert pipeline.position.check(board).moved  # the rim alone is fooled
+    assert not pipeline.check_position(board, scene.image).moved
 
 
 def test_frame_of_another_size_is_refused(setup) -> None:
