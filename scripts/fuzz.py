@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ from companion.games import find_game  # noqa: E402
 from companion.replay import referee_input  # noqa: E402
 from companion.vision.calibration import Profile  # noqa: E402
 
+cv2.setNumThreads(1)
 SAMPLE = ROOT / "sample_images" / "amoeba" / "game1"
 GAME = find_game("amoeba")
 PHOTO = (SAMPLE / "0000.jpg").read_bytes()
@@ -64,12 +66,14 @@ def _one_line(err: CompanionError) -> None:
 
 
 def _timed(check: Callable[[], None]) -> None:
-    start = time.monotonic()
+    # CPU time, not wall time: on a busy machine a decode may wait its turn for seconds, which
+    # is no hang (OpenCV runs on one thread here, so CPU time is the work done)
+    start = time.process_time()
     try:
         check()
     except CompanionError as err:
         _one_line(err)
-    assert time.monotonic() - start < 1.0, "took longer than a second: a hang?"
+    assert time.process_time() - start < 1.0, "took more than a second of CPU: a hang?"
 
 
 def fuzz_images(examples: int) -> None:
