@@ -55,12 +55,16 @@ def write_boards(game: Game, out: Path, *, count: int, look: str | None, seed: i
             log.info("rendered %d/%d", i + 1, count)
 
 
-def write_sample_game(game: Game, out: Path, *, seed: int) -> None:
-    """A whole scripted game as photos, with its profile, settings and expected verdicts."""
+def write_sample_game(
+    game: Game, out: Path, *, seed: int, scripted: tuple[JSON, list[JSON]] | None = None
+) -> None:
+    """A scripted game as photos, with its profile, settings and expected verdicts: the game's
+    ``sample_script(seed)``, or ``scripted`` (settings, script) for another variant of it (more
+    players, part of a game)."""
     from companion.replay import EVENTS_FILE, referee_input
     from companion.vision.calibration import calibrate
 
-    settings, script = game.sample_script(seed)
+    settings, script = game.sample_script(seed) if scripted is None else scripted
     _ensure_folder(out)
     for old in out.glob("*.jpg"):
         old.unlink()

@@ -38,16 +38,24 @@ def test_sample_is_a_whole_game_with_the_cases_the_issue_asks_for() -> None:
     assert size < 8_000_000, f"sample photos take {size / 1e6:.1f} MB"
 
 
-@pytest.mark.parametrize("game_id", ["amoeba", "upwords", "octiles", "labyrinth"])
-def test_states_alone_give_the_expected_verdicts(game_id: str) -> None:
-    sample = sample_games(game_id)[0]
+SAMPLES = [
+    pytest.param(sample, id=f"{game_id}-{sample.name}")
+    for game_id in ("amoeba", "upwords", "octiles", "labyrinth")
+    for sample in sample_games(game_id)
+]
+"""Every bundled sample game of every game (some games bundle more than one)."""
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_states_alone_give_the_expected_verdicts(sample: Path) -> None:
+    game_id = sample.parent.name
     expected = [json.loads(x) for x in (sample / "expected.jsonl").read_text().splitlines() if x]
     assert list(referee_input(find_game(game_id), sample / "script.jsonl")) == expected
 
 
-@pytest.mark.parametrize("game_id", ["amoeba", "upwords", "octiles", "labyrinth"])
-def test_photos_give_the_expected_verdicts(game_id: str) -> None:
-    sample = sample_games(game_id)[0]
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_photos_give_the_expected_verdicts(sample: Path) -> None:
+    game_id = sample.parent.name
     expected = [json.loads(x) for x in (sample / "expected.jsonl").read_text().splitlines() if x]
     assert list(referee_input(find_game(game_id), sample)) == expected
 

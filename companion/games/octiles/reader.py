@@ -7,18 +7,22 @@ from the pocket tile (of its two colour clusters, the one seen at the tile's cor
 chord comes, is the face).  Light changes between frames are taken out by a per-channel gain
 field fitted through five patches of bare board near the corners of the playing area.
 
-A space is face down when its pixels lie nearer its learned back than the face or the ink.  A
-face-up tile is identified by template matching: its pixels are turned into "pathness" (0 at
+Tiles are identified by template matching: a space's pixels are turned into "pathness" (0 at
 the face colour, 1 at the ink) and correlated with the picture of every distinct look of the
-18 tiles in their 8 rotations; correlation ignores contrast and offset, so other path widths
-and inks still match.  The best look wins; its margin over the runner-up is the confidence.
+18 tiles in their 8 rotations; correlation ignores contrast and offset, so other path widths,
+inks and a light fit that is off still match.  The best look wins; its margin over the
+runner-up is the confidence.  A clear match means face up whatever the colours (no back shows
+chords); without one, a space is face down when its pixels lie nearer its learned back than
+the face or the ink (or about as near, and show no chords at all).
 
 Runners are wooden pegs about half a pitch tall, so a tilted camera sees them lean away from
 the nadir over the neighbouring tiles.  The ground under a peg can only be seen through the
 peg, so runners are read at the base: a stop holds a peg when its colour is far from the bare
 stop's, a circle when its pale centre turned to saturated paint, and the hue says which colour.
 The camera, recovered from the calibration homography, says where each peg's column falls in
-the rectified image, and those pixels are left out when the tiles are read.  Pixels that are
+the rectified image, and those pixels are left out when the tiles are read; a space mostly
+hidden that way is read from what shows, with no confidence (the referee asks about it if it
+changed), as pegs stay put and must not hold the board "covered".  Pixels that are
 neither back, face nor ink, and "pegs" of no paint's hue or saturation, are a hand: the
 reading is then marked covered.
 """
@@ -74,8 +78,8 @@ paint more."""
 HUES = {"red": 0.0, "yellow": 27.0, "green": 60.0, "blue": 112.0}
 """OpenCV hue (0..180) of the four runner paints."""
 STRANGE = 0.4
-"""A space whose pixels lie further than this (share of the face-to-ink contrast) from both a
-back and a face is covered by something else."""
+"""A space showing no chords whose pixels lie further than this (share of the face-to-ink
+contrast) from both its back and a face is covered by something else."""
 HUE_TOLERANCE = 10.0
 """A peg's hue lies within this of its paint's (OpenCV hue units); further off is not a peg."""
 PEG_SATURATION = 0.6
@@ -84,6 +88,17 @@ POCKET_SCORE = 0.4
 """Below this best correlation the pocket holds no tile."""
 COVERED_SCORE = 0.45
 """A face-up tile correlating less than this with every look is hidden (a hand over it)."""
+CHORDS = 0.55
+"""A space correlating this well with a look shows chords: face up, whatever its colours.
+(On the tuned looks backs reach 0.46 with a printed star, faces under leaning pegs 0.64.)"""
+VOTE = 0.1
+"""A colour vote (share of the face-to-ink contrast) this clear or more is sure."""
+MIN_SEEN_INK = 20
+"""Ink samples on clearly face-up tiles needed to take the frame's own face and ink colours."""
+SEEN_AT_ALL = 0.05
+SEEN_ENOUGH = 0.3
+"""Shares of a space's samples left visible by pegs: below the first nothing is read, below
+the second the reading is a guess with no confidence (the referee asks if it changed)."""
 
 
 # --- geometry -----------------------------------------------------------------------------------
@@ -236,14 +251,23 @@ class TileReader(Reader):
             _to_px(geo, np.array(PATCHES))[:, None, :] + patch[None], width, height
         )
         # the rectified pixels each peg's column covers, per place
-        self._peg_discs: list[tuple[np.ndarray, float]] = []
-        for p in places:
-            heights = np.linspace(0.0, PEG_HEIGHT, 6)
-            tops = np.array([lean(self.camera, board.coords[p], h) for h in heights])
-            self._peg_discs.append((_to_px(geo, tops), PEG_SHADOW * PEG_RADIUS * cell))
+        self._peg_outlines = [self._peg_outline(board.coords[p]) for p in places]
         # weights of the light patches at every tile sample and place
         self._tile_w = _bilinear(geo, self._tile_px)
         self._place_w = _bilinear(geo, self._place_px[:, None, :])
+
+    def _peg_outline(self, base: tuple[float, float]) -> np.ndarray:
+        """The rectified pixels a peg standing on ``base`` hides: the outline of its column,
+        the hull of its base disc and its top disc as the camera sees them on the board plane
+        (the top leans away from the nadir and looks larger, being nearer the camera)."""
+        radius = PEG_SHADOW * PEG_RADIUS
+        top = lean(self.camera, base, PEG_HEIGHT)
+        grow = self.camera[2] / max(self.camera[2] - PEG_HEIGHT, 1e-6)
+        a = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
+        ring = np.column_stack([np.cos(a), np.sin(a)]) * radius
+        points = np.concatenate([ring + base, ring * grow + top])
+        hull = cv2.convexHull(np.round(_to_px(self.geometry, points)).astype(np.int32))
+        return hull.reshape(-1, 2)
 
     # --- calibration --------------------------------------------------------------------------
     @classmethod
@@ -382,9 +406,7 @@ class TileReader(Reader):
         mask = np.zeros((height, width), np.uint8)
         for i, place in enumerate(self.board.places()):
             if place in runners:
-                tops, radius = self._peg_discs[i]
-                for x, y in tops:
-                    cv2.circle(mask, (round(x), round(y)), round(radius), 1, -1)
+                cv2.fillConvexPoly(mask, self._peg_outlines[i], 1)
         return mask.reshape(-1).astype(bool)
 
     def _tiles(
@@ -397,52 +419,82 @@ class TileReader(Reader):
         seen = ~hidden[self._tile_idx]
         ink = self.path - self.face
         pathness = ((pix - self.face) @ ink) / max(float(ink @ ink), 1e-6)
+        scores = [
+            _correlations(self._templates[:, keep], pathness[t][keep])
+            if keep.mean() >= SEEN_AT_ALL
+            else None  # all under pegs: nothing to tell, nothing covered either
+            for t, keep in enumerate(seen)
+        ]
+        colours = self._colours_seen(pix, seen, scores)
         faces: list[tuple[int, int] | None] = []
         conf = np.zeros(18)
-        pocket = 0.0
         unsure: list[str] = []
-        looks, _ = _looks()
-        for t in range(18):
-            keep = seen[t]
-            if keep.sum() < 0.3 * keep.size:  # under pegs: say face down, with no confidence
+        for t, (keep, found) in enumerate(zip(seen, scores, strict=True)):
+            if found is None:
                 faces.append(None)
-                unsure += self.board.spaces[t : t + 1]
                 continue
-            # each pixel: nearer the back colour, or the face or ink of a face-up tile?
-            d_up = np.minimum(
-                np.linalg.norm(pix[t][keep] - self.face, axis=1),
-                np.linalg.norm(pix[t][keep] - self.path, axis=1),
-            )
-            if t < 17:
-                d_back = np.linalg.norm(pix[t][keep] - self.backs[t], axis=1)
-                scale = max(float(np.linalg.norm(ink)), 1.0)
-                if np.median(np.minimum(d_back, d_up)) > STRANGE * scale:
-                    faces.append(None)
-                    unsure.append(self.board.spaces[t])
-                    continue
-                vote = float(np.median(d_back - d_up)) / scale
-                if vote < 0:
-                    faces.append(None)
-                    conf[t] = float(np.clip(-vote / 0.1, 0, 1))
-                    continue
-            scores = _correlations(self._templates[:, keep], pathness[t][keep])
-            top = int(np.argmax(scores))
-            best = float(scores[top])
-            if t == 17 and best < POCKET_SCORE:
-                faces.append(None)
-                pocket = float(np.clip((POCKET_SCORE - best) / 0.2, 0, 1))
-                continue
-            faces.append(looks[top])
-            # the runner-up among other looks (the pocket: other tiles, its turn is no matter)
-            rivals = self._rivals[top] if t == 17 else np.arange(len(looks)) != top
-            second = float(scores[rivals].max())
-            conf[t] = float(np.clip((best - second) / 0.1, 0, 1) * np.clip(best / 0.4, 0, 1))
-            if best < COVERED_SCORE and t < 17:
-                conf[t] = 0.0
+            face, conf[t], covered = self._face(t, pix[t][keep], found, colours)
+            faces.append(face)
+            if covered:
                 unsure.append(self.board.spaces[t])
-            if t == 17:
-                pocket = conf[t]
-        return faces, conf, pocket, unsure
+            elif keep.mean() < SEEN_ENOUGH:
+                conf[t] = 0.0  # mostly under pegs: a guess, to be asked about if it changed
+        return faces, conf, conf[17], unsure
+
+    def _colours_seen(
+        self, pix: np.ndarray, seen: np.ndarray, scores: list[np.ndarray | None]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(face, ink) as this frame shows them on the tiles whose chords show clearly (where
+        their best look has face or ink), else as learned: a shadow on the start image or a
+        face clipped bright in it makes the learned face off, and a plain back would then
+        look more like a face than like itself."""
+        face, ink = [], []
+        for t, found in enumerate(scores):
+            if found is not None and found.max() >= CHORDS:
+                template = self._templates[int(np.argmax(found))]
+                face.append(pix[t][seen[t] & (template < 0.1)])
+                ink.append(pix[t][seen[t] & (template > 0.8)])
+        if sum(map(len, ink)) < MIN_SEEN_INK:
+            return self.face, self.path
+        return np.median(np.concatenate(face), axis=0), np.median(np.concatenate(ink), axis=0)
+
+    def _face(
+        self, t: int, pix: np.ndarray, scores: np.ndarray, colours: tuple[np.ndarray, np.ndarray]
+    ) -> tuple[tuple[int, int] | None, float, bool]:
+        """(face, confidence, covered) of space ``t`` (17: the pocket) from its visible pixels
+        ``pix``, their correlation with every look, and the frame's (face, ink) colours.
+
+        Chords say face up whatever the colours: no back or hand shows chords, and the light
+        fit through bare board can be off (a shadow on the start image, a face clipped bright
+        in it, a dark board's noisy patches).  With no clear chords, colours say back or face:
+        face-coloured pixels with no chords are a hand over the tile, unless they are nearly
+        as near the back (a plain back under a light fit that is off).
+        """
+        looks, _ = _looks()
+        top = int(np.argmax(scores))
+        best = float(scores[top])
+        if t == 17 and best < POCKET_SCORE:
+            return None, float(np.clip((POCKET_SCORE - best) / 0.2, 0, 1)), False
+        # the runner-up among other looks (the pocket: other tiles, its turn is no matter)
+        rivals = self._rivals[top] if t == 17 else np.arange(len(looks)) != top
+        second = float(scores[rivals].max())
+        up = float(np.clip((best - second) / 0.1, 0, 1) * np.clip(best / 0.4, 0, 1))
+        if t == 17 or best >= CHORDS:
+            return looks[top], up, False
+        # each pixel: nearer the back colour, or the face or ink of a face-up tile?
+        face, ink = colours
+        d_up = np.minimum(np.linalg.norm(pix - face, axis=1), np.linalg.norm(pix - ink, axis=1))
+        d_back = np.linalg.norm(pix - self.backs[t], axis=1)
+        scale = max(float(np.linalg.norm(self.path - self.face)), 1.0)  # as thresholds were set
+        if np.median(np.minimum(d_back, d_up)) > STRANGE * scale:
+            return None, 0.0, True
+        vote = float(np.median(d_back - d_up)) / scale
+        if vote < 0 or (vote < VOTE and best < COVERED_SCORE):
+            plain = np.clip((CHORDS - best) / 0.2, 0, 1)
+            return None, float(max(np.clip(-vote / VOTE, 0, 1), plain)), False
+        if best < COVERED_SCORE:
+            return looks[top], 0.0, True
+        return looks[top], up, False
 
 
 def _flat_index(points: np.ndarray, width: int, height: int) -> np.ndarray:
