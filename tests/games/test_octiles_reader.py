@@ -180,3 +180,26 @@ def test_a_space_mostly_hidden_by_pegs_is_read_with_no_confidence_not_covered() 
     assert confidence["c3"] == 0.0 and confidence["b4"] == 0.0
     assert confidence["d4"] > 0.5 and confidence["b3"] > 0.5
     assert _errors(truth, reading.state)[0] in ([], ["c3"])
+
+
+def test_a_three_player_start_with_two_tiles_up_calibrates_and_reads() -> None:
+    """The 3-player set-up turns two tiles face up before the first photo: calibration must
+    learn the backs from the other fifteen, and the game then reads right."""
+    from companion.games.octiles.script import sample_script
+    from companion.vision.calibration import calibrate
+    from companion.vision.pipeline import BoardPipeline
+    from companion.vision.synth import Pose, random_light, render_scene
+
+    _, script = sample_script(3, players=3, turns=4, mistakes={})
+    states = [GAME.parse_state(s) for s in script if "spaces" in s]
+    assert sum(face is not None for _, face in states[0].spaces) == 2
+    rng = np.random.default_rng(3)
+    pose = Pose(tilt_deg=12, tilt_axis_deg=40, yaw_deg=30, fill=0.6)
+    first = render_scene(GAME, states[0], "kadon", rng, pose=pose, board_seed=9)
+    pipeline = BoardPipeline(GAME, calibrate(GAME, first.image))
+    for state in states[:4]:
+        frame = render_scene(
+            GAME, state, "kadon", rng, pose=pose, board_seed=9, light=random_light(rng)
+        )
+        reading, _ = pipeline.read(frame.image)
+        assert GAME.reading_errors(state, reading.state)["cells"][0] == 0
