@@ -244,16 +244,8 @@ def board_svg(
         },
     )
     px_pocket = np.asarray(board.pocket)
-    ET.SubElement(
-        pocket,
-        "circle",
-        {
-            "cx": _num((px_pocket[0] + HALF) * px),
-            "cy": _num((HALF - px_pocket[1]) * px),
-            "r": _num(0.56 * px),
-            "fill": WELL_FILL,
-        },
-    )
+    centre = {"cx": _num((px_pocket[0] + HALF) * px), "cy": _num((HALF - px_pocket[1]) * px)}
+    ET.SubElement(pocket, "circle", {**centre, "r": _num(0.56 * px), "fill": WELL_FILL})
     if position.pocket is not None:
         _tile(pocket, (position.pocket, 0), px_pocket, px)
     if switch is not None:
@@ -264,8 +256,7 @@ def board_svg(
             pocket,
             "circle",
             {
-                "cx": _num((px_pocket[0] + HALF) * px),
-                "cy": _num((HALF - px_pocket[1]) * px),
+                **centre,
                 "r": _num(0.54 * px),
                 "fill": "none",
                 "stroke": ROUTE_COLOUR,
