@@ -1,11 +1,14 @@
 """Write the printable A4 sheet of the four board-corner markers (calibration/markers.svg).
 
     $ python calibration/make_marker_sheet.py [--out calibration/markers.svg] [--size-mm 40]
+                                              [--spinner calibration/labyrinth-spinner.svg]
 
 Each marker is drawn as vector squares from the ArUco dictionary bits, so it prints sharp at any
 resolution.  Every marker sits on a white card (the quiet zone the detector needs) with a notch
 cut away at the corner that must touch the tray: the notch fits around the tray's corner, which
 puts the black square's corner exactly on it (the convention of ``companion/vision/markers.py``).
+``--spinner`` also writes Zombie Labyrinth's spinner card (marker 4, its own page: see
+``companion/games/labyrinth/spinner.py``).
 """
 
 from __future__ import annotations
@@ -23,10 +26,14 @@ LABELS = ("TL", "TR", "BR", "BL")
 INNER = ((1, 1), (-1, 1), (-1, -1), (1, -1))
 
 
-def _marker_bits(marker_id: int) -> list[list[bool]]:
-    """True for black modules: 4x4 data bits inside a one-module black border."""
+def _importable() -> None:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # run from a checkout without installing the package
+
+
+def _marker_bits(marker_id: int) -> list[list[bool]]:
+    """True for black modules: 4x4 data bits inside a one-module black border."""
+    _importable()
     from companion.vision.markers import marker_image
 
     image = marker_image(marker_id, 6)
@@ -229,12 +236,21 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "calibration" / "markers.svg")
     parser.add_argument("--size-mm", type=float, default=40.0, help="marker side (black square)")
+    parser.add_argument(
+        "--spinner", type=Path, help="also write the Zombie Labyrinth spinner card to this file"
+    )
     args = parser.parse_args(argv)
     if not 20.0 <= args.size_mm <= 60.0:
         parser.error("--size-mm must be between 20 and 60 (four cards must fit on A4)")
     tree = ET.ElementTree(sheet(args.size_mm))
     ET.indent(tree)
     tree.write(args.out, encoding="utf-8", xml_declaration=True)
+    if args.spinner is not None:
+        _importable()
+        from companion.games.labyrinth.model import spinner_segments
+        from companion.games.labyrinth.spinner import card_svg
+
+        args.spinner.write_text(card_svg(spinner_segments()) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

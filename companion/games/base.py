@@ -338,6 +338,14 @@ class Game(ABC):
         """What stands above the board surface, lowest first (flat games have nothing)."""
         return []
 
+    def table_items(
+        self, state: State, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """What lies flat on the table beside the board (Labyrinth's spinner card): pairs of a
+        top-down BGR image and its outer corners (TL, TR, BR, BL) in board cells; most games
+        have nothing there."""
+        return []
+
     def looks(self) -> dict[str, list[str]]:
         """Named board looks: ``{"tuned": [...], "unseen": [...]}``; readers are tuned only on
         the first list, and the benchmark reports accuracy on the second."""

@@ -525,6 +525,14 @@ def render_scene(
     contact = cv2.GaussianBlur(footprint, (0, 0), max(cell_img * 0.15, 1.0))
     canvas *= (1.0 - 0.4 * contact)[..., None]
     _paste(canvas, board, to_board, size)
+    for image, item_corners in game.table_items(state, look, still, px_per_cell=ppc):
+        item = image.astype(np.float32)
+        if ratio > 1.0:
+            item = cv2.GaussianBlur(item, (0, 0), 0.5 * ratio)
+        rows, cols = item.shape[:2]
+        edges = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) - 0.5
+        to_item = cv2.getPerspectiveTransform(edges, np.asarray(item_corners, np.float32))
+        _paste(canvas, item, h @ to_item, size)
     layers = game.raised(state, look, still, px_per_cell=ppc)
     _paste_layers(canvas, layers, projection, ppc, ratio, game, size)
 

@@ -6,8 +6,10 @@ spins, Dr. Bizarre, the match), ``reader`` (layout once, then figures and discs)
 ``svg`` and ``script`` (the sample game).  Cells, in the reader's confidence order: each
 character colour (the space it stands on, or ""), "bizarre", every disc space of the layout
 ("disc" or ""), then every layout position ("r<row>c<col>": "<piece>/<quarter turns>", e.g.
-"p04/2"), so the players can fix a misread layout like any other cell.  The geometry is the
-default layout's 4 x 3 pieces, one cell a piece.
+"p04/2"), so the players can fix a misread layout like any other cell.  The spinner is no cell:
+the page's out-of-sync list would then ask the players to turn the arrow back after an
+illegal move, and a spin the camera misread is undone and entered like any other.  The
+geometry is the default layout's 4 x 3 pieces, one cell a piece.
 """
 
 from __future__ import annotations
@@ -70,13 +72,14 @@ class LabyrinthGame(PackagedGame):
 
     def reading_errors(self, truth: Board, seen: Board) -> dict[str, tuple[int, int]]:
         """The issue's two figures apart: layout positions (piece and turns right) and token
-        cells (each figure's space, each disc space's disc)."""
+        cells (each figure's space, each disc space's disc); and the spinner, once a board
+        (a segment, or no card in view: a reader must not see a spinner that is not there)."""
         want, got = self.cells(truth), self.cells(seen)
         layout = [c for c in want if PIECE_CELL.fullmatch(c)]
         tokens = [c for c in want if not PIECE_CELL.fullmatch(c)]
         figures = [c for c in tokens if c in (*CHARACTER_COLOURS, BIZARRE_CELL)]
         discs = [c for c in tokens if c not in figures]
-        return {
+        tallies = {
             name: (sum(want[c] != got.get(c) for c in group), len(group))
             for name, group in (
                 ("cells", tokens),
@@ -85,6 +88,8 @@ class LabyrinthGame(PackagedGame):
                 ("layout", layout),
             )
         }
+        tallies["spinner"] = (int(truth.spinner != seen.spinner), 1)
+        return tallies
 
     def with_cells(self, state: Board, values: dict[str, str]) -> Board:
         """Layout positions first (the figures' and discs' spaces belong to the new layout)."""
@@ -115,7 +120,7 @@ class LabyrinthGame(PackagedGame):
                 (discs.add if value else discs.discard)(cell)
             elif not PIECE_CELL.fullmatch(cell):
                 raise InputError(f"there is no {cell!r} in this labyrinth")
-        return make_board(layout, characters, bizarre, discs)
+        return make_board(layout, characters, bizarre, discs, state.spinner)
 
     def cell_choices(self, cell: str) -> list[str]:
         graph = graph_of(default_layout())
@@ -136,6 +141,14 @@ class LabyrinthGame(PackagedGame):
         from companion.games.labyrinth.rules import LabyrinthMatch
 
         return LabyrinthMatch(self.settings_for(settings))
+
+    def table_items(
+        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The spinner card beside the board when the state shows one."""
+        return self._part("draw").table_items(
+            state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell
+        )
 
     def random_state(self, rng: np.random.Generator) -> Board:
         """A board play can reach on the default labyrinth: figures rest on stopping spaces,

@@ -24,13 +24,16 @@ import numpy as np
 
 from companion.errors import InputError
 from companion.games.base import BoardGeometry, Layer
+from companion.games.labyrinth import spinner as card
 from companion.games.labyrinth.catalog import Catalog, default_catalog
 from companion.games.labyrinth.model import (
+    BIZARRE,
     CHARACTER_COLOURS,
     Board,
     Placement,
     graph_of,
     rotate_point,
+    spinner_segments,
 )
 
 BGR = tuple[int, int, int]
@@ -75,6 +78,12 @@ STAND_PAINT: dict[str, BGR] = {
 COAT: BGR = (238, 240, 242)
 """Dr. Bizarre's white lab coat and white hair (nothing else on the table is white)."""
 BIZARRE_BASE: BGR = (60, 60, 60)
+SPINNER_UNIT = 0.38
+"""The spinner card's marker side in cells (4.6 cm beside 12 cm pieces); the card lies on
+the table right of the tray, clear of the corner markers."""
+SPINNER_GAP = 0.1
+"""Cells of table between the tray's right edge and the card."""
+SPINNER_PAINT: dict[str, BGR] = {**LANTERN_PAINT, BIZARRE: (215, 210, 220)}
 
 
 @dataclass(frozen=True)
@@ -312,6 +321,37 @@ def draw_board(
         canvas.ring(img, at, DISC_RADIUS * 0.45, spec.disc_ring, 0.012)
     out = img.astype(np.float32) * fade[..., None] + speckle[..., None]
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def table_items(
+    board: Board,
+    look: str,
+    rng: np.random.Generator,
+    *,
+    geometry: BoardGeometry,
+    px_per_cell: int = 96,
+    catalog: Catalog | None = None,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The spinner card on the table right of the tray, its arrow on ``board.spinner`` (well
+    inside the segment: a spinner that stops on a boundary is spun again), as (image, corners
+    in board cells); nothing when the board shows no spinner."""
+    if board.spinner is None:
+        return []
+    spec = look_of(look)
+    segments = spinner_segments(catalog)
+    count = len(segments)
+    arrow = card.segment_centre(segments.index(board.spinner), count)
+    arrow += float(rng.uniform(-0.3, 0.3)) * 360.0 / count
+    ppu = 4 * max(2, int(np.ceil(SPINNER_UNIT * px_per_cell / 4)))
+    paper = tuple(int(0.85 * 240 + 0.15 * c) for c in spec.card)
+    image = card.card_image(segments, SPINNER_PAINT, arrow, px_per_unit=ppu, paper=paper,
+                            ink=spec.ink)  # type: ignore[arg-type]  # fmt: skip
+    x0, y0, x1, y1 = card.CARD
+    left = geometry.cols + geometry.margin + SPINNER_GAP
+    top = geometry.rows / 2 - (y1 - y0) * SPINNER_UNIT / 2
+    right, bottom = left + (x1 - x0) * SPINNER_UNIT, top + (y1 - y0) * SPINNER_UNIT
+    corners = np.array([[left, top], [right, top], [right, bottom], [left, bottom]])
+    return [(image, corners)]
 
 
 def figure_profile(k: int) -> tuple[float, float, str]:

@@ -13,7 +13,10 @@ snapped to a space, Dr. Bizarre's space, and the spaces holding a disc.  Its JSO
      "layout": [{"piece": "p01", "cell": [0, 0], "rotation": 1}, ...],
      "characters": {"red": "p01.start", ...}, "bizarre": "p06.home", "discs": ["p02.d1", ...]}
 
-A character or Dr. Bizarre that cannot be seen is left out (``"bizarre": null``).
+A character or Dr. Bizarre that cannot be seen is left out (``"bizarre": null``).  When the
+spinner card is in view, ``"spinner"`` names the segment its arrow points to (a lantern colour
+or ``"bizarre"``); the key is written only then, so states of boards without the card keep
+their earlier form.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ from companion.games.settings import is_int
 GAME_ID = "labyrinth"
 CHARACTER_COLOURS = ("red", "yellow", "green", "blue")
 """The characters' stand colours, in the order players take them by default."""
+BIZARRE = "bizarre"
+"""The spinner segment that moves Dr. Bizarre."""
 STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
@@ -249,6 +254,8 @@ class Board:
     characters: tuple[tuple[str, str], ...]
     bizarre: str | None
     discs: frozenset[str]
+    spinner: str | None = None
+    """The segment the spinner's arrow points to while its card is in view, else None."""
 
     @property
     def character_map(self) -> dict[str, str]:
@@ -263,13 +270,21 @@ def make_board(
     characters: Mapping[str, str],
     bizarre: str | None,
     discs: Iterable[str],
+    spinner: str | None = None,
 ) -> Board:
     return Board(
         layout=layout,
         characters=tuple(sorted(characters.items())),
         bizarre=bizarre,
         discs=frozenset(discs),
+        spinner=spinner,
     )
+
+
+def spinner_segments(catalog: Catalog | None = None) -> tuple[str, ...]:
+    """The physical spinner's segments in order round it: one per lantern colour of the
+    catalog, then Dr. Bizarre's (a match may leave purple out of play, the card keeps it)."""
+    return (*(catalog or default_catalog()).colours, BIZARRE)
 
 
 PIECE_CELL = re.compile(r"r(\d+)c(\d+)")
@@ -334,8 +349,8 @@ def set_up_board(layout: Layout, colours: Iterable[str], catalog: Catalog | None
 
 
 def format_board(board: Board) -> JSON:
-    """Board -> the JSON form (pieces and discs in a fixed order)."""
-    return {
+    """Board -> the JSON form (pieces and discs in a fixed order; the spinner only when seen)."""
+    out: JSON = {
         "game": GAME_ID,
         "layout": [
             {"piece": p.piece, "cell": [p.row, p.col], "rotation": p.rotation} for p in board.layout
@@ -344,6 +359,9 @@ def format_board(board: Board) -> JSON:
         "bizarre": board.bizarre,
         "discs": sorted(board.discs),
     }
+    if board.spinner is not None:
+        out["spinner"] = board.spinner
+    return out
 
 
 def parse_board(obj: Any, catalog: Catalog | None = None) -> Board:
@@ -385,7 +403,11 @@ def parse_board(obj: Any, catalog: Catalog | None = None) -> Board:
         if graph.spaces[where].kind not in DISC_KINDS:
             raise InputError(f"a disc is on {where}, which is not a disc space")
         discs.add(where)
-    return make_board(layout, characters, bizarre, discs)
+    spinner = obj.get("spinner")
+    segments = spinner_segments(catalog)
+    if spinner is not None and (not isinstance(spinner, str) or spinner not in segments):
+        raise InputError(f"the spinner has no segment {spinner!r}: use {', '.join(segments)}")
+    return make_board(layout, characters, bizarre, discs, spinner)
 
 
 def _placement(entry: Any) -> Placement:

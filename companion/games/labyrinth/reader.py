@@ -21,6 +21,10 @@ Every frame then reads, against the layout:
   hides is said (with no confidence) to hold a disc only when it is Dr. Bizarre's home and he
   stands there: a character on a disc space has taken its disc.
 
+A camera frame (``read_frame``) also shows the spinner card beside the board, when it is in
+view: ``spinner.SpinnerReader`` finds its marker (id 4) and reads where the arrow points; the
+board's ``spinner`` is None when the card is out of view or the arrow cannot be told.
+
 Confidence order of a ``Reading`` (the game's cell order): the characters in
 ``CHARACTER_COLOURS`` order, Dr. Bizarre, the layout's disc spaces (disc, finish and home
 kinds) sorted by id, then the layout positions row by row.  ``layout_confidence`` holds one
@@ -33,6 +37,7 @@ geometry has (the lead's default: 3 rows x 4 columns, the default layout's size)
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -61,7 +66,9 @@ from companion.games.labyrinth.model import (
     make_board,
     make_layout,
     rotate_point,
+    spinner_segments,
 )
+from companion.games.labyrinth.spinner import SpinnerReader
 from companion.vision.camera import camera_centre as pose_centre
 
 log = logging.getLogger(__name__)
@@ -235,6 +242,7 @@ class TileReader(Reader):
         self.disc = np.asarray(disc, np.float32).reshape(3)
         self.empty = np.asarray(empty, np.float32).reshape(3)
         self.home = np.asarray(home, np.float32).reshape(3)
+        self.spinner = SpinnerReader(spinner_segments(self.catalog))
         self._prepare()
 
     def _prepare(self) -> None:
@@ -401,6 +409,19 @@ class TileReader(Reader):
         return True
 
     # --- reading ------------------------------------------------------------------------------
+    def read_frame(self, frame: np.ndarray, board: np.ndarray) -> Reading:
+        """The rectified board's reading (``read``) with the segment the spinner card beside
+        the board shows in the frame; an arrow the reader cannot tell is said in the note."""
+        reading = self.read(board)
+        sight = self.spinner.read(frame)
+        if sight.segment is not None:
+            return replace(reading, state=replace(reading.state, spinner=sight.segment))
+        if sight.angle_deg is None:
+            return reading
+        log.debug("spinner arrow at %.0f degrees, %.2f sure", sight.angle_deg, sight.confidence)
+        note = "; ".join(filter(None, (reading.note, "cannot tell where the spinner points")))
+        return replace(reading, note=note)
+
     def read(self, board_img: np.ndarray) -> Reading:
         _check_image(board_img, self.geometry)
         card = self._card(board_img)

@@ -15,6 +15,13 @@ input to verdict and table, so replaying the same inputs from the same settings 
 always rebuilds the same match.  The companion's spins and the hidden disc values come from
 the seed: spin ``k`` from ``Random("<seed>:spin:<k>")``, a disc's value from
 ``Random("<seed>:disc:<space>")``, so they do not depend on the order things happen in.
+
+A spin comes from the page (entered, or drawn by the companion) or from the camera: a board
+whose spinner card shows another segment than the board before, while the match waits for a
+spin, is that spin (``_seen_spin``).  The camera sees where the arrow points, not that it
+turned, so a spin that lands on the segment of the last one looks like no spin at all: that
+spin is entered on the page.  While a move is awaited the spinner changes nothing; the match
+keeps the segment it last took, so an arrow spun early counts once the move is made.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from companion.errors import InputError
 from companion.games.base import JSON, Match, Verdict
 from companion.games.labyrinth.catalog import PURPLE, Catalog, load_catalog
 from companion.games.labyrinth.model import (
+    BIZARRE,
     CHARACTER_COLOURS,
     GAME_ID,
     Board,
@@ -43,8 +51,6 @@ from companion.games.settings import is_int, player_settings
 
 log = logging.getLogger(__name__)
 
-BIZARRE = "bizarre"
-"""The spinner segment that moves Dr. Bizarre."""
 NO_DESTINATION = ("stay", "spin again")
 LOSE_CHOICE = ("lowest", "ask")
 BIZARRE_TARGETS = ("others", "all")
@@ -227,7 +233,9 @@ class LabyrinthMatch(Match):
     def reconcile(self, observed: Board) -> Board:
         """Discs never come back, a disc under a character who has not moved is still there,
         Dr. Bizarre unseen is where he was, and Dr. Bizarre still standing where he was sent
-        home from is home (the players have not yet put him back)."""
+        home from is home (the players have not yet put him back).  The spinner keeps its
+        known segment when its card is out of view and whenever no spin is awaited, so that
+        only a spin waited for makes a board differ (see the module's note)."""
         table = self._table
         known = table.board
         if not table.started or observed.layout != known.layout:
@@ -241,7 +249,10 @@ class LabyrinthMatch(Match):
         bizarre = observed.bizarre
         if bizarre is None or (table.returning is not None and bizarre == table.returning):
             bizarre = known.bizarre
-        return make_board(observed.layout, observed.character_map, bizarre, discs)
+        spinner = observed.spinner
+        if spinner is None or table.over or table.spin is not None:
+            spinner = known.spinner
+        return make_board(observed.layout, observed.character_map, bizarre, discs, spinner)
 
     def judge(self, board: Board) -> Verdict:
         verdict, self._table = self._step(self._table, board)
@@ -393,9 +404,9 @@ class LabyrinthMatch(Match):
         scripted games and moves entered by hand."""
         board = self._table.board
         if self._table.spin == BIZARRE:
-            return make_board(board.layout, board.character_map, space, board.discs)
+            return make_board(board.layout, board.character_map, space, board.discs, board.spinner)
         chars = board.character_map | {self.colours[self._table.to_move]: space}
-        return make_board(board.layout, chars, board.bizarre, board.discs - {space})
+        return make_board(board.layout, chars, board.bizarre, board.discs - {space}, board.spinner)
 
     # --- the rules ------------------------------------------------------------------------
     def _graph(self, board: Board) -> Graph:
@@ -424,6 +435,24 @@ class LabyrinthMatch(Match):
     def _step(self, table: _Table, board: Board) -> tuple[Verdict, _Table]:
         if not table.started:
             return self._set_up(table, board)
+        known = table.board.spinner
+        if (
+            not table.over
+            and table.spin is None
+            and board.spinner is not None
+            and board.spinner != known
+        ):
+            return self._seen_spin(table, board)
+        if board.spinner != known and replace(board, spinner=known) == table.board:
+            what = self._segment_name(board.spinner) if board.spinner else "nothing"
+            verdict = Verdict(
+                legal=True,
+                reason="spinner",
+                player=None,
+                move=None,
+                text=f"The spinner shows {what}, which changes nothing now.",
+            )
+            return verdict, table
         if table.over:
             return self._illegal(table, "the game is over: " + self._result_text(table)), table
         if board.layout != table.board.layout:
@@ -522,6 +551,27 @@ class LabyrinthMatch(Match):
         )
         return verdict, table
 
+    def _seen_spin(self, table: _Table, board: Board) -> tuple[Verdict, _Table]:
+        """The spin a board's spinner shows (the match waits for one), judged as if entered on
+        the page; then whatever else changed on the board is judged as the move that follows
+        (a spin and a move the camera saw settle as one board)."""
+        segment = board.spinner
+        assert segment is not None
+        if segment not in self.segments:
+            reason = (
+                f"the spinner shows {segment}, which this match does not play "
+                "(purple is left out): spin again"
+            )
+            return self._illegal(table, reason), table
+        verdict, table = self._spin(table, segment)
+        table = replace(table, board=replace(table.board, spinner=segment))
+        if board == table.board:
+            return verdict, table
+        move, after = self._step(table, board)
+        if not move.legal:
+            move = replace(move, text=f"{verdict.text} {move.text}")
+        return move, after
+
     def _stay(self, table: _Table) -> tuple[Verdict, _Table]:
         name = self.names[table.to_move]
         if table.spin is None:
@@ -618,7 +668,7 @@ class LabyrinthMatch(Match):
                     if board.where(c) == graph.home:
                         table, note = self._lose(table, p, "stands on his home", losses)
                         notes.append(note)
-        new_board = make_board(old.layout, board.character_map, new_bizarre, discs)
+        new_board = make_board(old.layout, board.character_map, new_bizarre, discs, old.spinner)
         nxt = (mover + 1) % self.players
         table = replace(table, board=new_board, spin=None, to_move=nxt, returning=returning)
         if collected and end == graph.finish:
@@ -696,7 +746,7 @@ class LabyrinthMatch(Match):
                     table, note = self._lose(table, p, "stands on his home", losses)
                     notes.append(note)
             new_bizarre, returning = graph.home, caught_at
-        new_board = make_board(old.layout, old.character_map, new_bizarre, old.discs)
+        new_board = make_board(old.layout, old.character_map, new_bizarre, old.discs, old.spinner)
         nxt = (spinner + 1) % self.players
         table = replace(table, board=new_board, spin=None, to_move=nxt, returning=returning)
         text += "".join(f"; {n}" for n in notes) + f"; {self.names[nxt]} to spin."
