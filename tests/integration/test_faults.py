@@ -114,3 +114,59 @@ def test_a_stalled_camera_is_reported(slow_sample, tmp_path, monkeypatch) -> Non
     )
     assert any(m.startswith("no picture from the camera for") for m in messages)
     assert service.exit_on_hang is False  # only `serve` exits on a hung driver
+
+
+HUNG_CAMERA = """
+import sys, tempfile, time
+from pathlib import Path
+from companion.capture.faults import Fault, FaultySource
+from companion.capture.sources import FolderSource
+from companion.games import find_game
+from companion.referee.session import Session
+from companion.referee.stillness import StillnessGate
+from companion.referee.store import Store
+from companion.replay import PROFILE_FILE
+from companion.service import TableService
+from companion.vision.calibration import Profile
+from companion.vision.pipeline import BoardPipeline
+from companion.web.stream import Broadcaster
+
+class Live(FolderSource):
+    live = True
+
+folder = Path(sys.argv[1])
+game = find_game("amoeba")
+service = TableService(
+    game,
+    Session(game, Store(Path(tempfile.mkdtemp()) / "games.sqlite3")),
+    Broadcaster(),
+    FaultySource(Live(folder, fps=20), [Fault("stall", 5, amount=3600)]),
+    BoardPipeline(game, Profile.load(folder / PROFILE_FILE, game=game.id)),
+    StillnessGate(settle_frames=3),
+)
+service.hang_seconds = 2.0
+service.exit_on_hang = True
+service.start()
+time.sleep(30)
+print("still running")
+"""
+
+
+def test_a_hung_camera_driver_ends_the_process_for_systemd(slow_sample, tmp_path) -> None:
+    """A driver call that never returns cannot be interrupted from Python: the watchdog ends
+    the process with the exit status systemd's unit restarts on."""
+    import subprocess
+    import sys
+
+    from companion.service import EXIT_CAMERA_HUNG
+
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", HUNG_CAMERA, str(slow_sample)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == EXIT_CAMERA_HUNG, done.stderr[-500:]
+    assert "still running" not in done.stdout
+    assert time.monotonic() - started < 25
