@@ -397,13 +397,13 @@ class _Layout:
         return out
 
 
-PROFILE_STEP = 0.005
+PROFILE_STEP = 0.01
 """Spacing (cells) of the samples along a stack's silhouette profile."""
 PROFILE_SPAN = (-0.4, 1.4)
 """Where a square's profile runs, in cells from its top-left corner along the axis."""
 PROFILE_LINES = np.linspace(-0.15, 0.15, 5)
 """Offsets (cells) across the axis of the lines averaged into one profile."""
-PROFILE_REACH = 3
+PROFILE_REACH = 2
 """Half the span (samples) over which a profile's slope is taken: smooths pixel steps."""
 PROFILE_SLACK = 0.035
 """How far (cells) a silhouette edge may lie from where any height puts it: a loose stack."""
