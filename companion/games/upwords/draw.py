@@ -7,7 +7,8 @@ with the letter, each at its height above the board.  The scene synthesiser proj
 at its height, so a tilted camera sees stacks lean and grow and the sides of lower tiles show,
 as a real camera does.  Letters come from system fonts; the reader is developed on
 ``LOOKS_TUNED`` only, and ``LOOKS_UNSEEN`` (other colours, grids and fonts) measure how it does
-on editions it never saw.  Real tiles lie loosely and any way round, so each tile is turned by a
+on editions it never saw: their fonts (URW's C059, P052 and Bookman, Open Sans, Cantarell) are
+of families the letter prototypes were never drawn from (``scripts/make_upwords_glyphs.py``).  Real tiles lie loosely and any way round, so each tile is turned by a
 quarter turn chosen per square and
 the stack jittered a little as one.
 """
@@ -91,24 +92,24 @@ LOOKS: dict[str, Look] = {
     # unseen: never used while developing the reader
     "brown_tiles": Look(
         (150, 185, 205), (70, 95, 120), "line", 0.04, (110, 140, 165),
-        (115, 150, 185), "dots", (45, 80, 125), (200, 230, 240), "LiberationSerif-Bold",
+        (115, 150, 185), "dots", (45, 80, 125), (200, 230, 240), "C059-Bold",
         0.6, 0.65,
     ),
     "red_letters": Look(
         (190, 190, 185), (120, 120, 118), "groove", 0.07, (160, 160, 155),
-        (160, 170, 205), "hatch", (245, 245, 245), (40, 40, 190), "DejaVuSerif-Bold", 0.52,
+        (160, 170, 205), "hatch", (245, 245, 245), (40, 40, 190), "P052-Bold", 0.52,
     ),
     "green_felt": Look(
         (40, 80, 30), (70, 120, 60), "ridge", 0.14, (25, 55, 20),
-        (60, 115, 55), "rings", (120, 220, 240), (30, 60, 20), "LiberationMono-Bold", 0.55,
+        (60, 115, 55), "rings", (120, 220, 240), (30, 60, 20), "URWBookman-Demi", 0.55,
     ),
     "navy": Look(
         (70, 30, 20), (150, 110, 90), "line", 0.05, (55, 25, 15),
-        (115, 65, 45), "dots", (215, 205, 195), (15, 15, 15), "LiberationSansNarrow-Bold", 0.62,
+        (115, 65, 45), "dots", (215, 205, 195), (15, 15, 15), "OpenSans-Bold", 0.62,
     ),
     "slate": Look(
         (95, 100, 105), (60, 62, 66), "groove", 0.08, (70, 72, 76),
-        (125, 130, 135), "hatch", (40, 40, 44), (235, 240, 240), "DejaVuSansMono-Bold", 0.55,
+        (125, 130, 135), "hatch", (40, 40, 44), (235, 240, 240), "Cantarell-Bold", 0.55,
         0.8, 0.02, 0.06,
     ),
 }  # fmt: skip
