@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
 from companion.games.amoeba.model import SIZE, Tray, arc_of_point, cell_name, loops, parse_cell
+from companion.games.svg_text import num
 
 TILE_FILL = "#f3ead8"
 TILE_EDGE = "#c9b99a"
@@ -19,10 +20,6 @@ ARC_COLOUR = "#b8322a"
 LOOP_COLOUR = "#1f7ae0"
 HIGHLIGHT_COLOUR = "#ffb000"
 CORNERS_OF_VALUE = {0: ("tl", "br"), 1: ("tr", "bl")}
-
-
-def _num(x: float) -> str:
-    return f"{x:.2f}".rstrip("0").rstrip(".")
 
 
 def _arc_path(x: float, y: float, size: float, corner: str) -> str:
@@ -34,7 +31,7 @@ def _arc_path(x: float, y: float, size: float, corner: str) -> str:
     sx, sy = x + r, cy
     ex, ey = cx, y + r
     sweep = 1 if corner in ("tl", "br") else 0
-    return f"M{_num(sx)} {_num(sy)} A{_num(r)} {_num(r)} 0 0 {sweep} {_num(ex)} {_num(ey)}"
+    return f"M{num(sx)} {num(sy)} A{num(r)} {num(r)} 0 0 {sweep} {num(ex)} {num(ey)}"
 
 
 def _svg_root(width: float, height: float, label: str) -> ET.Element:
@@ -42,7 +39,7 @@ def _svg_root(width: float, height: float, label: str) -> ET.Element:
         "svg",
         {
             "xmlns": "http://www.w3.org/2000/svg",
-            "viewBox": f"0 0 {_num(width)} {_num(height)}",
+            "viewBox": f"0 0 {num(width)} {num(height)}",
             "role": "img",
             "aria-label": label,
         },
@@ -62,14 +59,14 @@ def board_svg(tray: Tray, *, highlights: Iterable[str] = (), px: int = 40) -> st
         {
             "x": "0",
             "y": "0",
-            "width": _num(side),
-            "height": _num(side),
-            "rx": _num(pad),
+            "width": num(side),
+            "height": num(side),
+            "rx": num(pad),
             "fill": TRAY_FILL,
         },
     )
     in_loops = {arc_of_point(p) for loop in loops(tray) for p in loop.points}
-    width = _num(px * 0.14)
+    width = num(px * 0.14)
     for row in range(SIZE):
         for col in range(SIZE):
             value = tray[row, col]
@@ -83,11 +80,11 @@ def board_svg(tray: Tray, *, highlights: Iterable[str] = (), px: int = 40) -> st
                 group,
                 "rect",
                 {
-                    "x": _num(x + 1),
-                    "y": _num(y + 1),
-                    "width": _num(px - 2),
-                    "height": _num(px - 2),
-                    "rx": _num(px * 0.08),
+                    "x": num(x + 1),
+                    "y": num(y + 1),
+                    "width": num(px - 2),
+                    "height": num(px - 2),
+                    "rx": num(px * 0.08),
                     "fill": TILE_FILL,
                     "stroke": TILE_EDGE,
                 },
@@ -111,13 +108,13 @@ def board_svg(tray: Tray, *, highlights: Iterable[str] = (), px: int = 40) -> st
             root,
             "rect",
             {
-                "x": _num(pad + col * px + 2),
-                "y": _num(pad + row * px + 2),
-                "width": _num(px - 4),
-                "height": _num(px - 4),
+                "x": num(pad + col * px + 2),
+                "y": num(pad + row * px + 2),
+                "width": num(px - 4),
+                "height": num(px - 4),
                 "fill": "none",
                 "stroke": HIGHLIGHT_COLOUR,
-                "stroke-width": _num(px * 0.1),
+                "stroke-width": num(px * 0.1),
                 "class": "highlight",
                 "data-highlight": name,
             },
@@ -139,16 +136,16 @@ def shape_svg(arcs: list[tuple[int, int, str]], *, px: int = 120) -> str:
     root = _svg_root(width, height, f"shape of {len(arcs)} arcs")
     root.set("class", "amoeba-shape")
     root.set("width", str(px))
-    root.set("height", _num(px * height / width))
+    root.set("height", num(px * height / width))
     ET.SubElement(
         root,
         "rect",
         {
             "x": "0",
             "y": "0",
-            "width": _num(width),
-            "height": _num(height),
-            "rx": _num(pad),
+            "width": num(width),
+            "height": num(height),
+            "rx": num(pad),
             "fill": "#ffffff",
             "stroke": TILE_EDGE,
         },
@@ -158,10 +155,10 @@ def shape_svg(arcs: list[tuple[int, int, str]], *, px: int = 120) -> str:
             root,
             "rect",
             {
-                "x": _num(pad + (col - left) * unit),
-                "y": _num(pad + (row - top) * unit),
-                "width": _num(unit),
-                "height": _num(unit),
+                "x": num(pad + (col - left) * unit),
+                "y": num(pad + (row - top) * unit),
+                "width": num(unit),
+                "height": num(unit),
                 "fill": "none",
                 "stroke": "#e6dcc8",
                 "stroke-width": "1",
@@ -178,7 +175,7 @@ def shape_svg(arcs: list[tuple[int, int, str]], *, px: int = 120) -> str:
             "d": d,
             "fill": "none",
             "stroke": LOOP_COLOUR,
-            "stroke-width": _num(unit * 0.14),
+            "stroke-width": num(unit * 0.14),
             "stroke-linecap": "round",
             "class": "loop",
         },

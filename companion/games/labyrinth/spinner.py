@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.games.svg_text import num
 from companion.vision.markers import DICTIONARY_ID, SPINNER_ID, marker_image
 
 log = logging.getLogger(__name__)
@@ -174,13 +175,9 @@ PRINT_COLOURS = {
 """Print colours of the default segments; a user's own colours print grey, named."""
 
 
-def _num(value: float) -> str:
-    return f"{value:.3f}".rstrip("0").rstrip(".")
-
-
 def _points(points: np.ndarray, scale: float, origin: tuple[float, float]) -> str:
     return " ".join(
-        f"{_num(x * scale + origin[0])},{_num(y * scale + origin[1])}" for x, y in points
+        f"{num(x * scale + origin[0], 3)},{num(y * scale + origin[1], 3)}" for x, y in points
     )
 
 
@@ -201,14 +198,20 @@ def card_svg(segments: Sequence[str], marker_mm: float = 30.0) -> str:
         return ET.SubElement(svg, tag, {k.replace("_", "-"): v for k, v in attrs.items()})
 
     def text(x: float, y: float, words: str, size: float) -> None:
-        node = add("text", x=_num(x), y=_num(y), font_size=_num(size), font_family="sans-serif",
-                   text_anchor="middle")  # fmt: skip
+        node = add(
+            "text",
+            x=num(x, 3),
+            y=num(y, 3),
+            font_size=num(size, 3),
+            font_family="sans-serif",
+            text_anchor="middle",
+        )
         node.text = words
 
     add("rect", x="0", y="0", width="210", height="297", fill="#ffffff")
     text(105.0, 16.0, f"Zombie Labyrinth spinner card (ArUco DICT_4X4_50, id {SPINNER_ID})", 5.0)
     text(105.0, 23.0, "Print at 100 %: the marker square must measure "
-         f"{_num(marker_mm)} mm. Cut along the dashed lines.", 3.2)  # fmt: skip
+         f"{num(marker_mm, 3)} mm. Cut along the dashed lines.", 3.2)  # fmt: skip
     outline = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     add("polygon", points=_points(outline, scale, origin), fill="none", stroke="#000000",
         stroke_width="0.3", stroke_dasharray="2,1.5")  # fmt: skip
@@ -224,11 +227,17 @@ def card_svg(segments: Sequence[str], marker_mm: float = 30.0) -> str:
         text(origin[0] + label[0], origin[1] + label[1] + 1.2,
              "Dr. B" if name == "bizarre" else name, 3.2)  # fmt: skip
     cx, cy = origin
-    add("circle", cx=_num(cx), cy=_num(cy), r=_num(HUB * scale), fill="#1a1a1a")
-    add("line", x1=_num(cx - 3), y1=_num(cy), x2=_num(cx + 3), y2=_num(cy), stroke="#ffffff",
-        stroke_width="0.3")  # fmt: skip
-    add("line", x1=_num(cx), y1=_num(cy - 3), x2=_num(cx), y2=_num(cy + 3), stroke="#ffffff",
-        stroke_width="0.3")  # fmt: skip
+    add("circle", cx=num(cx, 3), cy=num(cy, 3), r=num(HUB * scale, 3), fill="#1a1a1a")
+    for (ax, ay), (bx, by) in (((cx - 3, cy), (cx + 3, cy)), ((cx, cy - 3), (cx, cy + 3))):
+        add(
+            "line",
+            x1=num(ax, 3),
+            y1=num(ay, 3),
+            x2=num(bx, 3),
+            y2=num(by, 3),
+            stroke="#ffffff",
+            stroke_width="0.3",
+        )
     module = scale / 6
     bits = marker_image(SPINNER_ID, 6) < 128
     steps = []
@@ -236,14 +245,14 @@ def card_svg(segments: Sequence[str], marker_mm: float = 30.0) -> str:
     for r in range(6):
         for c in range(6):
             if bits[r, c]:
-                steps.append(f"M{_num(left + c * module)} {_num(top + r * module)}"
-                             f"h{_num(module)}v{_num(module)}h{_num(-module)}z")  # fmt: skip
+                steps.append(f"M{num(left + c * module, 3)} {num(top + r * module, 3)}"
+                             f"h{num(module, 3)}v{num(module, 3)}h{num(-module, 3)}z")  # fmt: skip
     add("path", d="".join(steps), fill="#000000")
     # the arrow to glue on the spinner's own: dark, so the camera sees it on the paper
     arrow_origin = (105.0, y1 * scale + origin[1] + 25.0)
     add("polygon", points=_points(arrow_outline(90.0), scale, arrow_origin), fill="#1a1a1a",
         stroke="#000000", stroke_width="0.3", stroke_dasharray="2,1.5")  # fmt: skip
-    add("circle", cx=_num(arrow_origin[0]), cy=_num(arrow_origin[1]), r="0.8", fill="#ffffff")
+    add("circle", cx=num(arrow_origin[0], 3), cy=num(arrow_origin[1], 3), r="0.8", fill="#ffffff")
     text(105.0, arrow_origin[1] + 12.0, "arrow: cut out, glue on the spinner's arrow, pivot on "
          "the white cross", 3.2)  # fmt: skip
     ET.indent(svg)

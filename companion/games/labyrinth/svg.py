@@ -30,6 +30,7 @@ from companion.games.labyrinth.draw import (
     mark_triangle,
 )
 from companion.games.labyrinth.model import Board, graph_of, piece_cell, piece_value
+from companion.games.svg_text import num
 
 CARD = "#82877a"
 CARD_EDGE = "#555a50"
@@ -50,16 +51,12 @@ COAT = "#f2f0ee"
 FIGURE_RADIUS = 0.075
 
 
-def _num(x: float) -> str:
-    return f"{x:.2f}".rstrip("0").rstrip(".")
-
-
 def _points(points: np.ndarray, px: float) -> str:
-    return " ".join(f"{_num(x * px)},{_num(y * px)}" for x, y in np.asarray(points))
+    return " ".join(f"{num(x * px)},{num(y * px)}" for x, y in np.asarray(points))
 
 
 def _circle(parent: ET.Element, at: np.ndarray, r: float, px: float, **attrs: str) -> ET.Element:
-    base = {"cx": _num(at[0] * px), "cy": _num(at[1] * px), "r": _num(r * px)}
+    base = {"cx": num(at[0] * px), "cy": num(at[1] * px), "r": num(r * px)}
     return ET.SubElement(
         parent, "circle", base | {k.replace("_", "-"): v for k, v in attrs.items()}
     )
@@ -92,7 +89,7 @@ def board_svg(
         "svg",
         {
             "xmlns": "http://www.w3.org/2000/svg",
-            "viewBox": f"0 0 {_num(cols * px)} {_num(rows * px)}",
+            "viewBox": f"0 0 {num(cols * px)} {num(rows * px)}",
             "class": "labyrinth",
         },
     )
@@ -112,13 +109,13 @@ def board_svg(
             group,
             "rect",
             {
-                "x": _num((p.col + 0.01) * px),
-                "y": _num((p.row + 0.01) * px),
-                "width": _num(0.98 * px),
-                "height": _num(0.98 * px),
+                "x": num((p.col + 0.01) * px),
+                "y": num((p.row + 0.01) * px),
+                "width": num(0.98 * px),
+                "height": num(0.98 * px),
                 "fill": CARD,
                 "stroke": CARD_EDGE,
-                "stroke-width": _num(0.015 * px),
+                "stroke-width": num(0.015 * px),
             },
         )
         piece = catalog.piece(p.piece)
@@ -131,9 +128,9 @@ def board_svg(
             group,
             "text",
             {
-                "x": _num((p.col + 0.95) * px),
-                "y": _num((p.row + 0.95) * px),
-                "font-size": _num(0.14 * px),
+                "x": num((p.col + 0.95) * px),
+                "y": num((p.row + 0.95) * px),
+                "font-size": num(0.14 * px),
                 "text-anchor": "end",
                 "fill": INK,
                 "opacity": "0.6",
@@ -148,7 +145,7 @@ def board_svg(
                 "points": _points(np.array(segment), px),
                 "fill": "none",
                 "stroke": PATH,
-                "stroke-width": _num(0.08 * px),
+                "stroke-width": num(0.08 * px),
                 "stroke-linecap": "round",
                 "stroke-linejoin": "round",
             },
@@ -171,7 +168,7 @@ def board_svg(
                 px,
                 fill=PAINT.get(node.colour or "", "#888"),
                 stroke=INK,
-                stroke_width=_num(0.012 * px),
+                stroke_width=num(0.012 * px),
                 data_colour=node.colour or "",
             )
         elif node.kind == "home":
@@ -182,12 +179,10 @@ def board_svg(
                 px,
                 fill=PAINT["purple"],
                 stroke=INK,
-                stroke_width=_num(0.012 * px),
+                stroke_width=num(0.012 * px),
             )
         elif node.kind == "start":
-            _circle(
-                group, at, START_RADIUS, px, fill=CARD, stroke=INK, stroke_width=_num(0.03 * px)
-            )
+            _circle(group, at, START_RADIUS, px, fill=CARD, stroke=INK, stroke_width=num(0.03 * px))
         else:
             dash = "4 2" if node.kind == "finish" else "none"
             _circle(
@@ -197,7 +192,7 @@ def board_svg(
                 px,
                 fill=CARD,
                 stroke=INK,
-                stroke_width=_num(0.015 * px),
+                stroke_width=num(0.015 * px),
                 stroke_dasharray=dash,
             )
         if space in board.discs:
@@ -208,7 +203,7 @@ def board_svg(
                 px,
                 fill=DISC,
                 stroke=DISC_RING,
-                stroke_width=_num(0.015 * px),
+                stroke_width=num(0.015 * px),
                 **{"class": "disc"},
             )
         if space in targets:
@@ -219,7 +214,7 @@ def board_svg(
                 px,
                 fill="none",
                 stroke=DESTINATION,
-                stroke_width=_num(0.03 * px),
+                stroke_width=num(0.03 * px),
                 stroke_dasharray="3 2",
                 **{"class": "destination"},
             )
@@ -231,7 +226,7 @@ def board_svg(
                 px,
                 fill="none",
                 stroke=HIGHLIGHT,
-                stroke_width=_num(0.04 * px),
+                stroke_width=num(0.04 * px),
                 **{"class": "highlight"},
             )
     where = {**board.character_map, "bizarre": board.bizarre or ""}
@@ -241,7 +236,7 @@ def board_svg(
         if name == "bizarre":
             group = ET.SubElement(root, "g", {"class": "figure bizarre", **tap})
             _circle(
-                group, spot, FIGURE_RADIUS, px, fill=COAT, stroke=INK, stroke_width=_num(0.012 * px)
+                group, spot, FIGURE_RADIUS, px, fill=COAT, stroke=INK, stroke_width=num(0.012 * px)
             )
             _circle(group, spot, FIGURE_RADIUS * 0.5, px, fill=PAINT["purple"])
         else:
@@ -253,6 +248,6 @@ def board_svg(
                 px,
                 fill=PAINT[name],
                 stroke="#fff",
-                stroke_width=_num(0.02 * px),
+                stroke_width=num(0.02 * px),
             )
     return ET.tostring(root, encoding="unicode")

@@ -27,6 +27,7 @@ from companion.games.octiles.draw import (
 from companion.games.octiles.model import COLOURS, BoardGraph, Position, load_board
 from companion.games.octiles.paths import Path
 from companion.games.octiles.tiles import chords
+from companion.games.svg_text import num
 
 BOARD_FILL = "#c8965f"
 WELL_FILL = "#8a6239"
@@ -42,13 +43,9 @@ PAINT = {"blue": "#1e5ab4", "red": "#be2828", "yellow": "#e6c828", "green": "#28
 HALF = 3.0
 
 
-def _num(x: float) -> str:
-    return f"{x:.2f}".rstrip("0").rstrip(".")
-
-
 def _points(points: np.ndarray, px: float) -> str:
     """Board points (pitches, y up) -> SVG points (pixels from the top-left, y down)."""
-    return " ".join(f"{_num((x + HALF) * px)},{_num((HALF - y) * px)}" for x, y in points)
+    return " ".join(f"{num((x + HALF) * px)},{num((HALF - y) * px)}" for x, y in points)
 
 
 def face_value(face: tuple[int, int] | None) -> str:
@@ -78,7 +75,7 @@ def _tile(group: ET.Element, face: tuple[int, int] | None, centre: np.ndarray, p
             "points": _points(outline, px),
             "fill": fill,
             "stroke": INK,
-            "stroke-width": _num(px * 0.02),
+            "stroke-width": num(px * 0.02),
         },
     )
     if face is None:
@@ -89,12 +86,12 @@ def _tile(group: ET.Element, face: tuple[int, int] | None, centre: np.ndarray, p
         ET.SubElement(
             group,
             "polyline",
-            {"points": curve, "fill": "none", "stroke": FACE_FILL, "stroke-width": _num(px * 0.12)},
+            {"points": curve, "fill": "none", "stroke": FACE_FILL, "stroke-width": num(px * 0.12)},
         )
         ET.SubElement(
             group,
             "polyline",
-            {"points": curve, "fill": "none", "stroke": PATH_INK, "stroke-width": _num(px * 0.07)},
+            {"points": curve, "fill": "none", "stroke": PATH_INK, "stroke-width": num(px * 0.07)},
         )
 
 
@@ -108,7 +105,7 @@ def _route(
             "points": _points(route_points(board, path), px),
             "fill": "none",
             "stroke": colour,
-            "stroke-width": _num(px * width),
+            "stroke-width": num(px * width),
             "stroke-linecap": "round",
             "stroke-linejoin": "round",
             "opacity": "0.85",
@@ -143,7 +140,7 @@ def board_svg(
         "svg",
         {
             "xmlns": "http://www.w3.org/2000/svg",
-            "viewBox": f"0 0 {_num(side)} {_num(side)}",
+            "viewBox": f"0 0 {num(side)} {num(side)}",
             "role": "img",
             "aria-label": "Octiles board",
             "class": "octiles-board",
@@ -153,7 +150,7 @@ def board_svg(
     ET.SubElement(
         root,
         "rect",
-        {"width": _num(side), "height": _num(side), "rx": _num(px * 0.2), "fill": BOARD_FILL},
+        {"width": num(side), "height": num(side), "rx": num(px * 0.2), "fill": BOARD_FILL},
     )
     for curve in printed_curves(board):
         ET.SubElement(
@@ -163,7 +160,7 @@ def board_svg(
                 "points": _points(curve, px),
                 "fill": "none",
                 "stroke": PATH_INK,
-                "stroke-width": _num(px * 0.07),
+                "stroke-width": num(px * 0.07),
             },
         )
     marked = set(highlights)
@@ -184,7 +181,7 @@ def board_svg(
                     "points": _points(octagon(tuple(centre), WELL_APOTHEM * 0.97), px),
                     "fill": "none",
                     "stroke": HIGHLIGHT_COLOUR,
-                    "stroke-width": _num(px * 0.06),
+                    "stroke-width": num(px * 0.06),
                     "class": "highlight",
                 },
             )
@@ -195,7 +192,7 @@ def board_svg(
             root, "g", {"data-cell": place, "data-value": runners.get(place, "empty")}
         )
         ring = HIGHLIGHT_COLOUR if place in marked else INK
-        width = _num(px * (0.06 if place in marked else 0.015))
+        width = num(px * (0.06 if place in marked else 0.015))
         if place.startswith("S"):
             diamond = np.array([[0, 1], [1, 0], [0, -1], [-1, 0]]) * STOP_HALF + (x, y)
             ET.SubElement(
@@ -213,9 +210,9 @@ def board_svg(
                 group,
                 "circle",
                 {
-                    "cx": _num((x + HALF) * px),
-                    "cy": _num((HALF - y) * px),
-                    "r": _num(CIRCLE_RADIUS * px),
+                    "cx": num((x + HALF) * px),
+                    "cy": num((HALF - y) * px),
+                    "r": num(CIRCLE_RADIUS * px),
                     "fill": PAINT[COLOURS[place[1]]],
                     "stroke": ring,
                     "stroke-width": width,
@@ -226,12 +223,12 @@ def board_svg(
                 group,
                 "circle",
                 {
-                    "cx": _num((x + HALF) * px),
-                    "cy": _num((HALF - y) * px),
-                    "r": _num(0.12 * px),
+                    "cx": num((x + HALF) * px),
+                    "cy": num((HALF - y) * px),
+                    "r": num(0.12 * px),
                     "fill": PAINT[runners[place]],
                     "stroke": "#fff",
-                    "stroke-width": _num(px * 0.03),
+                    "stroke-width": num(px * 0.03),
                     "class": "runner",
                 },
             )
@@ -244,8 +241,8 @@ def board_svg(
         },
     )
     px_pocket = np.asarray(board.pocket)
-    centre = {"cx": _num((px_pocket[0] + HALF) * px), "cy": _num((HALF - px_pocket[1]) * px)}
-    ET.SubElement(pocket, "circle", {**centre, "r": _num(0.56 * px), "fill": WELL_FILL})
+    centre = {"cx": num((px_pocket[0] + HALF) * px), "cy": num((HALF - px_pocket[1]) * px)}
+    ET.SubElement(pocket, "circle", {**centre, "r": num(0.56 * px), "fill": WELL_FILL})
     if position.pocket is not None:
         _tile(pocket, (position.pocket, 0), px_pocket, px)
     if switch is not None:
@@ -257,11 +254,11 @@ def board_svg(
             "circle",
             {
                 **centre,
-                "r": _num(0.54 * px),
+                "r": num(0.54 * px),
                 "fill": "none",
                 "stroke": ROUTE_COLOUR,
-                "stroke-width": _num(px * 0.05),
-                "stroke-dasharray": f"{_num(px * 0.12)} {_num(px * 0.08)}",
+                "stroke-width": num(px * 0.05),
+                "stroke-dasharray": f"{num(px * 0.12)} {num(px * 0.08)}",
                 "class": "switch",
             },
         )

@@ -3,14 +3,14 @@
 The board is a plastic grid of wells (ridges, grooves or printed lines between them, four
 textured centre squares); the tiles stand on it, so they are not painted into the flat picture
 but returned as ``Layer``s: for every tile a few thin slices of its sides, then its top face
-with the letter, each at its height above the board.  The scene synthesiser projects each layer
+with the letter, each at its height above the board. The scene synthesiser projects each layer
 at its height, so a tilted camera sees stacks lean and grow and the sides of lower tiles show,
-as a real camera does.  Letters come from system fonts; the reader is developed on
+as a real camera does. Letters come from system fonts; the reader is developed on
 ``LOOKS_TUNED`` only, and ``LOOKS_UNSEEN`` (other colours, grids and fonts) measure how it does
 on editions it never saw: their fonts (URW's C059, P052 and Bookman, Open Sans, Cantarell) are
-of families the letter prototypes were never drawn from (``scripts/make_upwords_glyphs.py``).  Real tiles lie loosely and any way round, so each tile is turned by a
-quarter turn chosen per square and
-the stack jittered a little as one.
+of families the letter prototypes were never drawn from (``scripts/make_upwords_glyphs.py``).
+Real tiles lie loosely and any way round, so each tile is turned by a quarter turn chosen per
+square and the stack jittered a little as one.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
+from companion.games.svg_text import num
 from companion.games.upwords.model import (
     CENTRE,
     SIZE,
@@ -33,15 +34,11 @@ BADGE_TEXT = "#ffffff"
 HIGHLIGHT_COLOUR = "#ffb000"
 
 
-def _num(x: float) -> str:
-    return f"{x:.2f}".rstrip("0").rstrip(".")
-
-
 def _rect(
     parent: ET.Element, box: tuple[float, float, float, float], attrs: dict[str, str]
 ) -> None:
     x, y, w, h = box
-    base = {"x": _num(x), "y": _num(y), "width": _num(w), "height": _num(h)}
+    base = {"x": num(x), "y": num(y), "width": num(w), "height": num(h)}
     ET.SubElement(parent, "rect", {**base, **attrs})
 
 
@@ -52,9 +49,9 @@ def _text(
         parent,
         "text",
         {
-            "x": _num(x),
-            "y": _num(y),
-            "font-size": _num(size),
+            "x": num(x),
+            "y": num(y),
+            "font-size": num(size),
             "font-family": "sans-serif",
             "font-weight": "bold",
             "text-anchor": "middle",
@@ -79,20 +76,20 @@ def _square(root: ET.Element, board: Board, row: int, col: int, px: float, pad: 
             "class": "square centre" if centre else "square",
         },
     )
-    well = {"rx": _num(px * 0.06), "fill": CENTRE_FILL if centre else WELL_FILL}
+    well = {"rx": num(px * 0.06), "fill": CENTRE_FILL if centre else WELL_FILL}
     _rect(group, (x + 1, y + 1, px - 2, px - 2), well)
     if centre and not height:
         mid, r = px / 2, px * 0.16
         corners = [(0, -r), (r, 0), (0, r), (-r, 0)]
-        points = " ".join(f"{_num(x + mid + dx)},{_num(y + mid + dy)}" for dx, dy in corners)
+        points = " ".join(f"{num(x + mid + dx)},{num(y + mid + dy)}" for dx, dy in corners)
         ET.SubElement(group, "polygon", {"points": points, "fill": CENTRE_MARK})
     if not height:
         return
     tile = {
-        "rx": _num(px * 0.12),
+        "rx": num(px * 0.12),
         "fill": LEVEL_FILLS[height - 1],
         "stroke": TILE_EDGE,
-        "stroke-width": _num(1 + 0.4 * height),
+        "stroke-width": num(1 + 0.4 * height),
         "class": f"tile level{height}",
     }
     _rect(group, (x + 2.5, y + 2.5, px - 5, px - 5), tile)
@@ -102,7 +99,7 @@ def _square(root: ET.Element, board: Board, row: int, col: int, px: float, pad: 
         group, x + px * 0.46, y + px * 0.54, size, face, {"fill": LETTER_COLOUR, "class": "letter"}
     )
     bx, by, br = x + px * 0.8, y + px * 0.2, px * 0.16
-    badge = {"cx": _num(bx), "cy": _num(by), "r": _num(br), "fill": BADGE_FILL, "class": "badge"}
+    badge = {"cx": num(bx), "cy": num(by), "r": num(br), "fill": BADGE_FILL, "class": "badge"}
     ET.SubElement(group, "circle", badge)
     _text(group, bx, by, br * 1.4, str(height), {"fill": BADGE_TEXT, "class": "height"})
 
@@ -116,24 +113,24 @@ def board_svg(board: Board, *, highlights: Iterable[str] = (), px: int = 36) -> 
         "svg",
         {
             "xmlns": "http://www.w3.org/2000/svg",
-            "viewBox": f"0 0 {_num(side)} {_num(side)}",
+            "viewBox": f"0 0 {num(side)} {num(side)}",
             "role": "img",
             "aria-label": "Upwords board",
             "class": "upwords-board",
             "style": "width:100%;height:auto",
         },
     )
-    _rect(root, (0, 0, side, side), {"rx": _num(pad), "fill": BOARD_FILL})
+    _rect(root, (0, 0, side, side), {"rx": num(pad), "fill": BOARD_FILL})
     for row in range(SIZE):
         for col in range(SIZE):
             _square(root, board, row, col, px, pad)
     for name in highlights:
         row, col = parse_cell(name)
         ring = {
-            "rx": _num(px * 0.12),
+            "rx": num(px * 0.12),
             "fill": "none",
             "stroke": HIGHLIGHT_COLOUR,
-            "stroke-width": _num(px * 0.09),
+            "stroke-width": num(px * 0.09),
             "class": "highlight",
             "data-highlight": name,
         }
