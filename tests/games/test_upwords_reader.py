@@ -201,6 +201,24 @@ def test_an_arm_over_the_board_marks_the_reading_covered(view: View) -> None:
     assert view.reader.read_frame(frame).covered
 
 
+def test_an_arm_of_the_boards_hue_over_tiles_is_still_a_cover() -> None:
+    """The brown-tiles board is about the hue of skin: seen from beside the board, a hand over
+    tiles must not pass for bare board, or the tiles under it would be read as taken away."""
+    pose = synth.Pose(tilt_deg=30.0, tilt_axis_deg=0.0, yaw_deg=6.0, fill=0.72)
+    rng = np.random.default_rng(17)
+    empty = synth.render_scene(GAME, Board.empty(), "brown_tiles", rng, pose=pose, board_seed=17)
+    rectifier = Rectifier(empty.corners, GAME.geometry)
+    reader = TileReader.learn(
+        rectifier(empty.image), GAME.geometry, homography=rectifier.homography, image_size=FRAME
+    )
+    for _ in range(3):
+        board = random_board(rng, 0.5)
+        scene = synth.render_scene(
+            GAME, board, "brown_tiles", rng, pose=pose, board_seed=17, hand="over"
+        )
+        assert reader.read_frame(scene.image).covered
+
+
 def test_a_page_correction_teaches_through_the_reader_interface(view: View, boards: list) -> None:
     """The service hands ``learn_example`` the frame, the board and the corrected value."""
     truth, frame = boards[1]

@@ -995,13 +995,15 @@ class TileReader(Reader):
             seen_there = samples[0, changed]
             empty = self.board_colour[0, changed, None]
             chroma = _chroma(seen_there)
-            board = (
-                np.abs(np.log1p(seen_there) - np.log1p(empty) - light).max(axis=2) <= TILE_COLOUR
-            ) | (np.abs(chroma - _chroma(empty)).max(axis=2) <= FOREIGN_CHROMA)
+            bright = np.abs(np.log1p(seen_there) - np.log1p(empty) - light).max(axis=2)
+            # the square itself shows the bare board: its raised planes changed, not it (only
+            # the board's own brightness counts: a hand can share the board's hue)
+            bare = (bright > TILE_COLOUR).mean(axis=1) <= MAX_ALIEN_SHARE
+            shaded = np.abs(chroma - _chroma(empty)).max(axis=2) <= FOREIGN_CHROMA
             tile = np.abs(chroma - common).max(axis=2) <= FOREIGN_CHROMA
-            bare = (~board).mean(axis=1) <= MAX_ALIEN_SHARE
+            explained = (bright <= TILE_COLOUR) | shaded | tile
             leaning = bare | (
-                ((~(board | tile)).mean(axis=1) <= MAX_ALIEN_SHARE)
+                ((~explained).mean(axis=1) <= MAX_ALIEN_SHARE)
                 & _overhung(changed, squares[~foreign], levels[~foreign], layout.lean)
             )
             odd -= int(leaning.sum())
