@@ -94,9 +94,12 @@ def advise(geometry: BoardGeometry, camera: Camera, *, cell_cm: float | None = N
             f"out from the board's centre, beside the board, aimed at its centre "
             f"{math.degrees(tilt):.0f} degrees from straight down"
         )
+        overhead = max(across / tan_h, along / tan_v)
         turn = (
             f"Keep the tilt between {low:.0f} and {high:.0f} degrees: the reader tells stack "
-            "heights apart by how far raised faces lean, which a camera straight above hardly sees."
+            "heights apart by how far raised faces lean, which a camera straight above hardly "
+            f"sees. Straight above at {overhead:.0f} cm instead, letters beside tall stacks are "
+            "read better and the referee keeps heights from the game's history."
         )
     text = (
         f"{where}: the board fills the frame with room to spare, {px:.0f} camera pixels per "
