@@ -995,11 +995,13 @@ class TileReader(Reader):
             seen_there = samples[0, changed]
             empty = self.board_colour[0, changed, None]
             chroma = _chroma(seen_there)
-            bright = np.abs(np.log1p(seen_there) - np.log1p(empty) - light).max(axis=2)
-            # the square itself shows the bare board: its raised planes changed, not it (only
-            # the board's own brightness counts: a hand can share the board's hue)
-            bare = (bright > TILE_COLOUR).mean(axis=1) <= MAX_ALIEN_SHARE
+            change = np.log1p(seen_there) - np.log1p(empty) - light
+            bright = np.abs(change).max(axis=2)
             shaded = np.abs(chroma - _chroma(empty)).max(axis=2) <= FOREIGN_CHROMA
+            # the square itself shows the bare board, maybe in a shadow: its raised planes
+            # changed, not it (a hand may share the board's hue, but seldom darkens it)
+            dark = shaded & (change.mean(axis=2) < -TILE_COLOUR)
+            bare = (~((bright <= TILE_COLOUR) | dark)).mean(axis=1) <= MAX_ALIEN_SHARE
             tile = np.abs(chroma - common).max(axis=2) <= FOREIGN_CHROMA
             explained = (bright <= TILE_COLOUR) | shaded | tile
             leaning = bare | (
