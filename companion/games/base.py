@@ -235,6 +235,26 @@ class Match(ABC):
         raise InputError("this game has no private helper")
 
 
+class TableMatch(Match):
+    """A match kept as one immutable ``_table`` value (with an ``over`` flag) that each judged
+    board or event replaces: rebuilding, undo and resuming then need no copies of mutable
+    state.  A subclass says how one board changes the table (``_step``)."""
+
+    _table: Any
+
+    @property
+    def finished(self) -> bool:
+        return bool(self._table.over)
+
+    def judge(self, board: State) -> Verdict:
+        verdict, self._table = self._step(self._table, board)
+        return verdict
+
+    @abstractmethod
+    def _step(self, table: Any, board: State) -> tuple[Verdict, Any]:
+        """The verdict on ``board`` and the table after it (unchanged when illegal)."""
+
+
 class Game(ABC):
     """A game's entry point: its id, geometry, state notation, rules, reader and drawings."""
 

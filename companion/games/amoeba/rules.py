@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from companion.errors import InputError
 from companion.games.amoeba.deck import Card, card_by_key, load_deck
 from companion.games.amoeba.model import SIZE, Tray, cell_name, loops
-from companion.games.base import JSON, Match, Verdict
+from companion.games.base import JSON, TableMatch, Verdict
 from companion.games.settings import is_int, player_settings
 
 log = logging.getLogger(__name__)
@@ -71,7 +71,7 @@ class _Table:
     over: bool
 
 
-class AmoebaMatch(Match):
+class AmoebaMatch(TableMatch):
     """One game of Amoeba.
 
     End of the game: the first player whose total reaches ``target`` wins.  If one move takes
@@ -113,15 +113,6 @@ class AmoebaMatch(Match):
     @property
     def state(self) -> Tray:
         return self._table.tray
-
-    @property
-    def finished(self) -> bool:
-        return self._table.over
-
-    def judge(self, board: Tray) -> Verdict:
-        verdict, table = self._step(self._table, board)
-        self._table = table
-        return verdict
 
     def handle(self, event: JSON) -> Verdict | None:
         """``{"event": "hand", "player": i, "cards": [ids]}`` sets what a player holds.

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from companion.errors import InputError
-from companion.games.base import JSON, Match, Verdict
+from companion.games.base import JSON, TableMatch, Verdict
 from companion.games.labyrinth.catalog import PURPLE, Catalog, load_catalog
 from companion.games.labyrinth.model import (
     BIZARRE,
@@ -185,7 +185,7 @@ class _Table:
     entered: tuple[tuple[int, ...] | None, ...]
 
 
-class LabyrinthMatch(Match):
+class LabyrinthMatch(TableMatch):
     """One game of Zombie Labyrinth for 2-4 players."""
 
     def __init__(self, settings: JSON) -> None:
@@ -226,10 +226,6 @@ class LabyrinthMatch(Match):
     def state(self) -> Board:
         return self._table.board
 
-    @property
-    def finished(self) -> bool:
-        return self._table.over
-
     def reconcile(self, observed: Board) -> Board:
         """Discs never come back, a disc under a character who has not moved is still there,
         Dr. Bizarre unseen is where he was, and Dr. Bizarre still standing where he was sent
@@ -253,10 +249,6 @@ class LabyrinthMatch(Match):
         if spinner is None or table.over or table.spin is not None:
             spinner = known.spinner
         return make_board(observed.layout, observed.character_map, bizarre, discs, spinner)
-
-    def judge(self, board: Board) -> Verdict:
-        verdict, self._table = self._step(self._table, board)
-        return verdict
 
     def handle(self, event: JSON) -> Verdict | None:
         """``spin`` (``result`` entered, or drawn by the companion), ``move`` (``to``: where the

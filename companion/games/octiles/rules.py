@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from companion.errors import InputError
-from companion.games.base import JSON, Match, Verdict
+from companion.games.base import JSON, TableMatch, Verdict
 from companion.games.octiles.model import (
     COLOURS,
     OPPOSITE,
@@ -268,7 +268,7 @@ class _Table:
     over: bool
 
 
-class OctilesMatch(Match):
+class OctilesMatch(TableMatch):
     """One game of Octiles.
 
     The first player to bring every runner home wins; with ``places`` the others play on until
@@ -307,10 +307,6 @@ class OctilesMatch(Match):
     def state(self) -> Position:
         return self._table.position
 
-    @property
-    def finished(self) -> bool:
-        return self._table.over
-
     def reconcile(self, observed: Position) -> Position:
         """Symmetric tiles keep their known rotation when the camera reads an equal-looking one,
         so an unchanged board compares equal to the match state."""
@@ -322,9 +318,9 @@ class OctilesMatch(Match):
         return observed.with_spaces(keep) if keep else observed
 
     def judge(self, board: Position) -> Verdict:
-        verdict, table = self._step(self._table, board)
-        self._route = self._route_of(self._table.position, board, verdict)
-        self._table = table
+        before = self._table.position
+        verdict = super().judge(board)
+        self._route = self._route_of(before, board, verdict)
         return verdict
 
     def handle(self, event: JSON) -> Verdict | None:

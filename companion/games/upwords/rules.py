@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from companion.errors import InputError
-from companion.games.base import JSON, Match, Verdict
+from companion.games.base import JSON, TableMatch, Verdict
 from companion.games.settings import is_int, player_settings
 from companion.games.upwords.dictionary import Dictionary, load_dictionary
 from companion.games.upwords.model import (
@@ -313,7 +313,7 @@ class _Table:
     racks_counted: bool
 
 
-class UpwordsMatch(Match):
+class UpwordsMatch(TableMatch):
     """One game of Upwords.
 
     The game ends when every player passes in a row, or when the players say so with an
@@ -348,15 +348,6 @@ class UpwordsMatch(Match):
     @property
     def state(self) -> Board:
         return Board.from_stacks(self._table.stacks)
-
-    @property
-    def finished(self) -> bool:
-        return self._table.over
-
-    def judge(self, board: Board) -> Verdict:
-        verdict, table = self._step(self._table, board)
-        self._table = table
-        return verdict
 
     def handle(self, event: JSON) -> Verdict | None:
         """``pass``, ``exchange`` (one tile, the turn is lost), ``challenge`` or ``end``."""
