@@ -116,6 +116,17 @@ MIN_FACES_FOR_COLOUR = 5
 MAX_ALIEN_SHARE = 0.5
 """Share of a letterless square's points that may show neither board nor tile colour (a
 neighbour's letter, seams and edges) before something else is taken to lie there."""
+FLOOR_SHARE = 0.6
+"""Share of a square's middle showing its bare board at which no stack stands there: a light
+letter on a tile can match the board on up to 45 % of the points (renders), a neighbour's
+face seen where a tall stack's would lie leaves 75-100 %."""
+TILE_TONES = (0.4, 1.1)
+"""Brightness of a tile's sides and shaded faces relative to the faces' median colour."""
+DISTINCT_TONE = 0.3
+"""Log-colour distance between a square's empty colour and every tile tone for the bare board
+to tell that no stack is there."""
+FLOOR_CONFIDENCE = 0.8
+"""Confidence that a square showing its bare board is empty."""
 OVERHUNG_CONFIDENCE = 0.5
 """Confidence that a square is empty when it shows no letter but the tiles' colour: seen
 obliquely, a tall neighbour's side or face hides it (a tile there would show its letter
@@ -369,10 +380,9 @@ class _Layout:
         )
         return out.reshape(len(squares), LETTER_PX, LETTER_PX)
 
-    def face_chroma(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
-        """(len(squares), 3) chromaticity (colour over brightness) of each face's ring at
-        ``levels``: a tile set prints every face on one colour, and chromaticity stays put
-        under shadows and light falling off across the board."""
+    def face_colour(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
+        """(len(squares), 3) median colour of each face's ring at ``levels``: a tile set prints
+        every face on one colour, outside the letter."""
         cells = _cell_origins()[squares][:, None] + _ring_offsets()[None]
         pts = np.empty(cells.shape)
         for level in np.unique(levels):
@@ -380,7 +390,7 @@ class _Layout:
             pts[pick] = _project(self.planes[level], cells[pick])
         ring = len(_ring_offsets())
         samples = _sample(image, _as_map(pts), len(squares) * ring).reshape(len(squares), ring, -1)
-        return _chroma(np.median(samples, axis=1))
+        return np.median(samples, axis=1)
 
     def ink_on_board(
         self, boxes: np.ndarray, levels: np.ndarray, squares: np.ndarray
@@ -675,6 +685,27 @@ def _overhung(
     towards = centres[targets][:, None] - centres[stacks][None]
     near = np.abs(towards).max(axis=2) <= 1.0 + 1e-9
     return (near & ((towards * lean_dir[None]).sum(axis=2) > 0)).any(axis=1)
+
+
+def _bare_floor(
+    seen: np.ndarray, empty: np.ndarray, light: np.ndarray, faces: np.ndarray
+) -> np.ndarray:
+    """Which squares show their own bare board across most of their middle, so hold no stack.
+
+    A stack hides its whole footprint from any camera (the sight line to a point under it
+    passes through it), so a square whose middle still shows its empty colour holds no tile,
+    whatever letter a taller neighbour's face put where a tall stack's face would be.  Only
+    squares whose empty colour no tile tone matches can tell (white tiles on a light grey board
+    cannot): ``faces`` are the faces' colours in this view, and their sides are darker.
+
+    ``seen``: (n, points, 3) colours across each square's middle on the board plane; ``empty``:
+    (n, 3) those squares' calibrated colours; ``light``: (3,) log light change on the rim.
+    """
+    board = np.log1p(empty) + light
+    bare = np.abs(np.log1p(seen) - board[:, None]).max(axis=2) <= TILE_COLOUR
+    tones = np.log1p(np.linspace(*TILE_TONES, 8)[:, None] * np.median(faces, axis=0)[None])
+    apart = np.abs(board[:, None] - tones[None]).max(axis=2).min(axis=1) > DISTINCT_TONE
+    return apart & (bare.mean(axis=1) >= FLOOR_SHARE)
 
 
 def _chroma(colour: np.ndarray) -> np.ndarray:
@@ -986,7 +1017,9 @@ class TileReader(Reader):
                         _fine_box(face, ink)[None], crops[k : k + 1], squares[k : k + 1]
                     )[0]
         guesses = self.letters.classify(np.stack([fit_glyph(ink[0]) for ink in found_inks]))
-        common, foreign = _face_colour(layout.face_chroma(image, levels, squares))
+        colours = layout.face_colour(image, levels, squares)
+        floor = _bare_floor(samples[0, squares], self.board_colour[0, squares], light, colours)
+        common, foreign = _face_colour(_chroma(colours))
         odd = len(changed)
         if common is not None and changed.size:
             # the square itself may show bare board (only its raised planes changed), or, where
@@ -1011,10 +1044,13 @@ class TileReader(Reader):
             odd -= int(leaning.sum())
             for i in changed[leaning]:
                 reads[i] = SquareRead(0, "", OVERHUNG_CONFIDENCE)
-        for i, level, sure, off, guess, alien in zip(
-            squares, levels, height_conf, miss, guesses, foreign, strict=True
+        for i, level, sure, off, guess, alien, bare in zip(
+            squares, levels, height_conf, miss, guesses, foreign, floor, strict=True
         ):
             if off > MAX_MISS or alien:  # a neighbour's letter or side, or the rim, seen there
+                continue
+            if bare:  # a neighbour's face seen where a tall stack's would be
+                reads[i] = SquareRead(0, "", FLOOR_CONFIDENCE)
                 continue
             # the square's confidence is its letter's: heights are checked against the game's
             # history (UpwordsMatch.reconcile), so an unsure height must not stop the referee
