@@ -116,6 +116,10 @@ MIN_FACES_FOR_COLOUR = 5
 MAX_ALIEN_SHARE = 0.5
 """Share of a letterless square's points that may show neither board nor tile colour (a
 neighbour's letter, seams and edges) before something else is taken to lie there."""
+HIDDEN_SPAN = (0.25, 0.75)
+"""Where a face's letter lies, in cells across its square."""
+HIDDEN_CONFIDENCE = 0.2
+"""Most confidence a letter gets when a taller neighbour hides part of it."""
 FLOOR_SHARE = 0.6
 """Share of a square's middle showing its bare board at which no stack stands there: a light
 letter on a tile can match the board on up to 45 % of the points (renders), a neighbour's
@@ -665,6 +669,54 @@ def _choose_levels(
     return np.argmin(cost, axis=1) + 1, sure, miss.min(axis=1)
 
 
+def _hidden_share(lean: np.ndarray, squares: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """Share of each face's letter area that a taller neighbouring stack hides from the camera.
+
+    A point seen at q on the board plane is the point z up at x(z) = q + z (v - q v3) (v the
+    lean), linear in z, so it is hidden by a neighbour's stack exactly when some z between the
+    face's height and the neighbour's top puts x(z) inside that stack's footprint.  Heights are
+    the ones just read: a letter a neighbour hides may have lost the strokes that tell it apart
+    (a P whose bowl is hidden shows an I) and pulls its centre, so its read is unsure.
+    """
+    tops = np.zeros(N, np.intp)
+    tops[squares] = levels
+    grid = np.linspace(*HIDDEN_SPAN, 6)
+    offsets = np.stack(np.meshgrid(grid, grid), axis=-1).reshape(-1, 2)
+    origins = _cell_origins()[squares]
+    seen = np.empty((len(squares), len(offsets), 2))
+    for level in np.unique(levels):
+        pick = levels == level
+        seen[pick] = _project(_homology(lean, level), origins[pick][:, None] + offsets[None])
+    slope = lean[None, None, :2] - seen * lean[2]  # dx/dz, (n, points, 2)
+    hidden = np.zeros(seen.shape[:2], bool)
+    rows, cols = np.divmod(squares, SIZE)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            r, c = rows + dr, cols + dc
+            inside = (r >= 0) & (r < SIZE) & (c >= 0) & (c < SIZE) & ((dr, dc) != (0, 0))
+            other = np.where(inside, r * SIZE + c, 0)
+            taller = inside & (tops[other] > levels)
+            if not taller.any():
+                continue
+            count = seen.shape[1]
+            low = np.repeat(levels[:, None] * TILE_THICKNESS, count, axis=1).astype(np.float64)
+            high = np.repeat(tops[other][:, None] * TILE_THICKNESS, count, axis=1).astype(float)
+            centre = _cell_origins()[other] + 0.5
+            for axis in range(2):
+                near = centre[:, None, axis] - TILE_HALF - seen[..., axis]
+                far = centre[:, None, axis] + TILE_HALF - seen[..., axis]
+                m = slope[..., axis]
+                flat = np.abs(m) < 1e-12  # this coordinate does not move with height
+                with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                    a, b = near / m, far / m
+                covers = (near <= 0) & (far >= 0)
+                lo = np.where(flat, np.where(covers, -np.inf, np.inf), np.minimum(a, b))
+                hi = np.where(flat, np.inf, np.maximum(a, b))
+                low, high = np.maximum(low, lo), np.minimum(high, hi)
+            hidden |= taller[:, None] & (low <= high)
+    return hidden.mean(axis=1)
+
+
 def _overhung(
     targets: np.ndarray, stacks: np.ndarray, levels: np.ndarray, lean: np.ndarray
 ) -> np.ndarray:
@@ -1018,6 +1070,7 @@ class TileReader(Reader):
                     )[0]
         guesses = self.letters.classify(np.stack([fit_glyph(ink[0]) for ink in found_inks]))
         colours = layout.face_colour(image, levels, squares)
+        hidden = _hidden_share(layout.lean, squares, levels) > 0
         floor = _bare_floor(samples[0, squares], self.board_colour[0, squares], light, colours)
         common, foreign = _face_colour(_chroma(colours))
         odd = len(changed)
@@ -1044,8 +1097,8 @@ class TileReader(Reader):
             odd -= int(leaning.sum())
             for i in changed[leaning]:
                 reads[i] = SquareRead(0, "", OVERHUNG_CONFIDENCE)
-        for i, level, sure, off, guess, alien, bare in zip(
-            squares, levels, height_conf, miss, guesses, foreign, floor, strict=True
+        for i, level, sure, off, guess, alien, bare, behind in zip(
+            squares, levels, height_conf, miss, guesses, foreign, floor, hidden, strict=True
         ):
             if off > MAX_MISS or alien:  # a neighbour's letter or side, or the rim, seen there
                 continue
@@ -1055,7 +1108,8 @@ class TileReader(Reader):
             # the square's confidence is its letter's: heights are checked against the game's
             # history (UpwordsMatch.reconcile), so an unsure height must not stop the referee
             del sure
-            reads[i] = SquareRead(int(level), guess.letter, float(guess.confidence))
+            sure_letter = min(guess.confidence, HIDDEN_CONFIDENCE) if behind else guess.confidence
+            reads[i] = SquareRead(int(level), guess.letter, float(sure_letter))
         return reads, odd, layout
 
     def _reading(self, reads: list[SquareRead], odd: int) -> Reading:
