@@ -2,9 +2,13 @@
 
 For each camera pose a start position is rendered in a look from the game's *unseen* list and
 calibrated (the markers in the scene, as a user would), then random positions are rendered under
-that camera with other light and read.  Stage times are wall-clock milliseconds on this machine
-with OpenCV limited to one thread.  The bundled sample games are refereed from their photos and
-compared with their expected verdicts (move-level accuracy).
+that camera with other light and read: positions play reaches (``Game.random_state``) and, for a
+game that has them, harder stress positions (``Game.stress_state``), each tallied apart.  Beside
+the errors it counts the cells read wrong *and sure*: the referee asks about a changed cell read
+unsure (``session.DOUBT_BELOW``) and judges the rest, so those are the errors that reach a
+verdict.  Stage times are wall-clock milliseconds on this machine with OpenCV limited to one
+thread.  The bundled sample games are refereed from their photos and compared with their
+expected verdicts (move-level accuracy).
 """
 
 from __future__ import annotations
@@ -20,13 +24,16 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
-from companion.games.base import Game
+from companion.games.base import Game, Reading, State
+from companion.referee.session import DOUBT_BELOW
 from companion.referee.stillness import StillnessGate
 from companion.replay import referee_input
 from companion.samples import sample_games
 from companion.vision.calibration import calibrate
 from companion.vision.pipeline import BoardPipeline
 from companion.vision.synth import encode_jpeg, random_light, random_pose, render_scene
+
+KIND_TITLES = {"played": "positions from play", "stress": "stress positions"}
 
 
 def _stats(values: list[float]) -> tuple[float, float]:
@@ -50,14 +57,58 @@ class _Timer:
         return result
 
 
+class _Tally:
+    """Reading errors over one kind of position (played or stress)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, list[int]] = {}
+        self.images = self.exact = self.unreadable = self.covered = self.false_moves = 0
+        self.sure_wrong = self.asked = 0
+
+    def add(self, game: Game, truth: State, reading: Reading) -> dict[str, tuple[int, int]]:
+        errors = game.reading_errors(truth, reading.state)
+        for name, (wrong, counted) in errors.items():
+            tally = self.counts.setdefault(name, [0, 0])
+            tally[0] += wrong
+            tally[1] += counted
+        self.exact += errors["cells"][0] == 0
+        self.covered += bool(reading.covered)
+        # what the referee does with a cell: cells read unsure are asked about, not judged
+        right, seen = game.cells(truth), game.cells(reading.state)
+        unsure = np.asarray(reading.confidence) < DOUBT_BELOW
+        self.asked += int(unsure.sum())
+        self.sure_wrong += sum(
+            seen[name] != value and not doubt
+            for (name, value), doubt in zip(right.items(), unsure, strict=True)
+        )
+        return errors
+
+    def report(self) -> dict[str, Any]:
+        cells, errors = self.counts.get("cells", [0, 0])[1], self.counts.get("cells", [0, 0])[0]
+        return {
+            "images": self.images,
+            "cells": cells,
+            "cell_errors": errors,
+            "cell_error_rate": errors / cells if cells else float("nan"),
+            "sure_errors": self.sure_wrong,
+            "asked": self.asked,
+            "tallies": {k: tuple(v) for k, v in self.counts.items()},
+            "exact_boards": self.exact,
+            "unreadable": self.unreadable,
+            "flagged_covered": self.covered,
+            "falsely_moved": self.false_moves,
+        }
+
+
 def _read_renders(
     game: Game, timer: _Timer, *, boards: int, poses: int, seed: int, rows: list[dict[str, Any]]
-) -> dict[str, Any]:
+) -> dict[str, dict[str, Any]]:
+    """Tallies per kind of position: "played" (``random_state``) and, for games that have
+    them, "stress" positions read under the same cameras."""
     rng = np.random.default_rng(seed)
     unseen = game.looks()["unseen"]
     per_pose = max(1, boards // poses)
-    tallies: dict[str, list[int]] = {}
-    exact = unreadable = covered = false_moves = 0
+    tallies: dict[str, _Tally] = {}
     gate = StillnessGate(settle_frames=1)
     for pose_index in range(poses):
         print(f"  camera pose {pose_index + 1}/{poses}", file=sys.stderr, flush=True)
@@ -69,55 +120,45 @@ def _read_renders(
         )
         pipeline = BoardPipeline(game, calibrate(game, start.image))
         for _ in range(per_pose):
-            truth = game.random_state(rng)
-            scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
-            data = encode_jpeg(scene.image, quality=90)
-            frame = timer.timed(
-                "decode", cv2.imdecode, np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR
-            )
-            try:
-                start_t = time.perf_counter()
-                reading, board = pipeline.read(frame)
-                timer.add("locate+rectify+read", (time.perf_counter() - start_t) * 1000)
-                for stage, ms in pipeline.timings.items():
-                    timer.add(stage, ms)
-            except CompanionError:
-                unreadable += 1
-                continue
-            drift = timer.timed("locate (position check)", pipeline.check_position, board, frame)
-            false_moves += drift.moved
-            timer.timed("gate", gate.feed, board, reading)
-            errors = game.reading_errors(truth, reading.state)
-            for name, (wrong, counted) in errors.items():
-                tally = tallies.setdefault(name, [0, 0])
-                tally[0] += wrong
-                tally[1] += counted
-            exact += errors["cells"][0] == 0
-            covered += bool(reading.covered)
-            rows.append(
-                {
-                    "pose": pose_index,
-                    "look": look,
-                    "tilt": round(pose.tilt_deg, 1),
-                    "yaw": round(pose.yaw_deg, 1),
-                    **{f"wrong_{k.replace(' ', '_')}": v[0] for k, v in errors.items()},
-                    "covered": reading.covered,
-                    **{f"ms_{k}": round(v, 3) for k, v in pipeline.timings.items()},
-                }
-            )
-    images = poses * per_pose
-    cells, errors = tallies.get("cells", [0, 0])[1], tallies.get("cells", [0, 0])[0]
-    return {
-        "images": images,
-        "cells": cells,
-        "cell_errors": errors,
-        "cell_error_rate": errors / cells if cells else float("nan"),
-        "tallies": {k: tuple(v) for k, v in tallies.items()},
-        "exact_boards": exact,
-        "unreadable": unreadable,
-        "flagged_covered": covered,
-        "falsely_moved": false_moves,
-    }
+            for kind, make in (("played", game.random_state), ("stress", game.stress_state)):
+                truth = make(rng)
+                if truth is None:
+                    continue
+                tally = tallies.setdefault(kind, _Tally())
+                tally.images += 1
+                scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
+                data = encode_jpeg(scene.image, quality=90)
+                frame = timer.timed(
+                    "decode", cv2.imdecode, np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR
+                )
+                try:
+                    start_t = time.perf_counter()
+                    reading, board = pipeline.read(frame)
+                    timer.add("locate+rectify+read", (time.perf_counter() - start_t) * 1000)
+                    for stage, ms in pipeline.timings.items():
+                        timer.add(stage, ms)
+                except CompanionError:
+                    tally.unreadable += 1
+                    continue
+                drift = timer.timed(
+                    "locate (position check)", pipeline.check_position, board, frame
+                )
+                tally.false_moves += drift.moved
+                timer.timed("gate", gate.feed, board, reading)
+                errors = tally.add(game, truth, reading)
+                rows.append(
+                    {
+                        "pose": pose_index,
+                        "positions": kind,
+                        "look": look,
+                        "tilt": round(pose.tilt_deg, 1),
+                        "yaw": round(pose.yaw_deg, 1),
+                        **{f"wrong_{k.replace(' ', '_')}": v[0] for k, v in errors.items()},
+                        "covered": reading.covered,
+                        **{f"ms_{k}": round(v, 3) for k, v in pipeline.timings.items()},
+                    }
+                )
+    return {kind: tally.report() for kind, tally in tallies.items()}
 
 
 def _referee_samples(game: Game, timer: _Timer) -> dict[str, Any]:
@@ -159,26 +200,35 @@ def run_bench(
     timer = _Timer()
     rows: list[dict[str, Any]] = []
     print(f"reading {boards} rendered boards under {poses} camera poses...", file=sys.stderr)
-    accuracy = _read_renders(game, timer, boards=boards, poses=poses, seed=seed, rows=rows)
+    kinds = _read_renders(game, timer, boards=boards, poses=poses, seed=seed, rows=rows)
     _rules(game, timer)
-    accuracy.update(_referee_samples(game, timer))
+    samples = _referee_samples(game, timer)
     print(f"companion bench: {game.title}, OpenCV {cv2.__version__}, 1 thread")
     print(f"{'stage':<24}{'median ms':>12}{'p95 ms':>12}{'n':>8}")
     for stage, values in timer.samples.items():
         med, p95 = _stats(values)
         print(f"{stage:<24}{med:>12.2f}{p95:>12.2f}{len(values):>8}")
-    print(
-        f"unseen looks: {accuracy['images']} images, {accuracy['exact_boards']} read exactly, "
-        f"{accuracy['unreadable']} unreadable, {accuracy['flagged_covered']} flagged covered, "
-        f"{accuracy['falsely_moved']} taken for a moved board"
-    )
-    for name, (wrong, counted) in accuracy["tallies"].items():
-        rate = wrong / counted if counted else float("nan")
-        print(f"  {name:<16}{wrong:>8} wrong of {counted:>8}  ({rate:.4%})")
+    for kind, accuracy in kinds.items():
+        print(
+            f"unseen looks, {KIND_TITLES[kind]}: {accuracy['images']} images, "
+            f"{accuracy['exact_boards']} read exactly, {accuracy['unreadable']} unreadable, "
+            f"{accuracy['flagged_covered']} flagged covered, "
+            f"{accuracy['falsely_moved']} taken for a moved board"
+        )
+        for name, (wrong, counted) in accuracy["tallies"].items():
+            rate = wrong / counted if counted else float("nan")
+            print(f"  {name:<16}{wrong:>8} wrong of {counted:>8}  ({rate:.4%})")
+        cells = accuracy["cells"] or 1
+        print(
+            f"  read sure but wrong {accuracy['sure_errors']:>5} of {accuracy['cells']:>8}  "
+            f"({accuracy['sure_errors'] / cells:.4%}): what the referee would judge on; "
+            f"{accuracy['asked']} cells ({accuracy['asked'] / cells:.2%}) read unsure, asked "
+            "about when they change"
+        )
     for line in game.extra_bench(boards=boards, seed=seed):
         print(line)
     print(
-        f"sample games: {accuracy['sample_moves_right']}/{accuracy['sample_moves']} verdicts "
+        f"sample games: {samples['sample_moves_right']}/{samples['sample_moves']} verdicts "
         "as expected"
     )
     if csv_path is not None and rows:
@@ -186,5 +236,5 @@ def run_bench(
             writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
-    report = {"stages": {k: _stats(v) for k, v in timer.samples.items()}, **accuracy}
-    return report
+    stages = {k: _stats(v) for k, v in timer.samples.items()}
+    return {"stages": stages, **kinds["played"], "stress": kinds.get("stress"), **samples}

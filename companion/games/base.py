@@ -302,6 +302,11 @@ class Game(ABC):
     def random_state(self, rng: np.random.Generator) -> State:
         """Any position the board can physically show (for rendered test and bench images)."""
 
+    def stress_state(self, rng: np.random.Generator) -> State | None:
+        """A position harder to read than play usually leaves, for the benchmark's second
+        figure; None where ``random_state`` is already that hard."""
+        return None
+
     @abstractmethod
     def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
         """A whole scripted game for the bundled samples: (settings, states and events in the

@@ -145,18 +145,18 @@ def floor(seen: np.ndarray, faces: np.ndarray) -> bool:
 
 
 def test_a_square_showing_its_empty_colour_holds_no_stack() -> None:
-    seen = np.repeat(BOARD[None], 36, axis=0) * np.random.default_rng(1).uniform(0.9, 1.1, (36, 1))
+    seen = np.repeat(BOARD[None], 32, axis=0) * np.random.default_rng(1).uniform(0.9, 1.1, (32, 1))
     assert floor(seen, DARK_TILES)
 
 
-def test_a_tile_with_a_letter_of_the_boards_colour_still_holds_a_stack() -> None:
-    seen = np.repeat(DARK_TILES[:1], 36, axis=0)
-    seen[:16] = BOARD  # the letter's ink covers 16 of the 36 points
+def test_a_stack_whose_footprint_shows_some_board_coloured_points_still_stands() -> None:
+    seen = np.repeat(DARK_TILES[:1], 32, axis=0)
+    seen[:8] = BOARD  # seams and glints: at most a quarter of the points in the renders
     assert not floor(seen, DARK_TILES)
 
 
 def test_tiles_of_the_boards_colour_cannot_tell() -> None:
-    seen = np.repeat(BOARD[None], 36, axis=0)
+    seen = np.repeat(BOARD[None], 32, axis=0)
     assert not floor(seen, LIGHT_TILES)
     assert not floor(seen, LIGHT_TILES * 0.7)  # nor can the same tiles' shaded sides
 

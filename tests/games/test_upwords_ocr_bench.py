@@ -17,7 +17,7 @@ GAME = find_game("upwords")
 
 def _crops(look: str, seed: int, count: int) -> list[tuple[str, np.ndarray]]:
     rng = np.random.default_rng(seed)
-    truth = GAME.random_state(rng)
+    truth = GAME.stress_state(rng)
     scene = render_scene(GAME, truth, look, rng, pose=random_pose(rng))
     return face_crops(scene.plane_homography, truth, scene.image)[:count]
 

@@ -86,7 +86,15 @@ class UpwordsGame(PackagedGame):
         return UpwordsMatch(self.settings_for(settings))
 
     def random_state(self, rng: np.random.Generator) -> Board:
-        """Any physically possible board: stacks of 1-5 with random top letters."""
+        """A position from the second half of a game played with random players (``selfplay``):
+        the boards a reader is shown."""
+        from companion.games.upwords.selfplay import played_board
+
+        return played_board(rng)
+
+    def stress_state(self, rng: np.random.Generator) -> Board:
+        """Any physically possible board: stacks of 1-5 with random top letters, towers beside
+        single tiles far more often than play leaves them."""
         heights = rng.choice(MAX_HEIGHT + 1, SIZE * SIZE, p=[0.4, 0.25, 0.15, 0.1, 0.06, 0.04])
         letters = rng.choice(len(LETTERS), SIZE * SIZE)
         return Board(

@@ -120,10 +120,10 @@ HIDDEN_SPAN = (0.25, 0.75)
 """Where a face's letter lies, in cells across its square."""
 HIDDEN_CONFIDENCE = 0.2
 """Most confidence a letter gets when a taller neighbour hides part of it."""
-FLOOR_SHARE = 0.6
-"""Share of a square's middle showing its bare board at which no stack stands there: a light
-letter on a tile can match the board on up to 45 % of the points (renders), a neighbour's
-face seen where a tall stack's would lie leaves 75-100 %."""
+FLOOR_SHARE = 0.4
+"""Share of a square's footprint ring showing its bare board at which no stack stands there:
+on real stacks at most 25 % of the points match the board (seams, light; renders in 8 looks,
+5,400 tiles), while an empty square a neighbour's face was seen over mostly shows 40-100 %."""
 TILE_TONES = (0.4, 1.1)
 """Brightness of a tile's sides and shaded faces relative to the faces' median colour."""
 DISTINCT_TONE = 0.3
@@ -384,17 +384,21 @@ class _Layout:
         )
         return out.reshape(len(squares), LETTER_PX, LETTER_PX)
 
-    def face_colour(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
-        """(len(squares), 3) median colour of each face's ring at ``levels``: a tile set prints
-        every face on one colour, outside the letter."""
+    def ring(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
+        """(len(squares), ring points, 3) colours on a ring just inside each square's sides on
+        the plane at ``levels``: clear of any letter, inside a stack's footprint and face."""
         cells = _cell_origins()[squares][:, None] + _ring_offsets()[None]
         pts = np.empty(cells.shape)
         for level in np.unique(levels):
             pick = levels == level
             pts[pick] = _project(self.planes[level], cells[pick])
         ring = len(_ring_offsets())
-        samples = _sample(image, _as_map(pts), len(squares) * ring).reshape(len(squares), ring, -1)
-        return np.median(samples, axis=1)
+        return _sample(image, _as_map(pts), len(squares) * ring).reshape(len(squares), ring, -1)
+
+    def face_colour(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
+        """(len(squares), 3) median colour of each face's ring at ``levels``: a tile set prints
+        every face on one colour, outside the letter."""
+        return np.median(self.ring(image, levels, squares), axis=1)
 
     def ink_on_board(
         self, boxes: np.ndarray, levels: np.ndarray, squares: np.ndarray
@@ -742,15 +746,17 @@ def _overhung(
 def _bare_floor(
     seen: np.ndarray, empty: np.ndarray, light: np.ndarray, faces: np.ndarray
 ) -> np.ndarray:
-    """Which squares show their own bare board across most of their middle, so hold no stack.
+    """Which squares show their own bare board around most of their footprint, so hold no stack.
 
     A stack hides its whole footprint from any camera (the sight line to a point under it
-    passes through it), so a square whose middle still shows its empty colour holds no tile,
-    whatever letter a taller neighbour's face put where a tall stack's face would be.  Only
-    squares whose empty colour no tile tone matches can tell (white tiles on a light grey board
-    cannot): ``faces`` are the faces' colours in this view, and their sides are darker.
+    passes through it), so a square that still shows its empty colour there holds no tile,
+    whatever letter a taller neighbour's face put where a tall stack's face would be.  The
+    points lie on a ring inside the footprint, where no letter is printed (a light letter can
+    match the board).  Only squares whose empty colour no tile tone matches can tell (white
+    tiles on a light grey board cannot): ``faces`` are the faces' colours in this view, and
+    their sides are darker.
 
-    ``seen``: (n, points, 3) colours across each square's middle on the board plane; ``empty``:
+    ``seen``: (n, points, 3) colours on that ring on the board plane; ``empty``:
     (n, 3) those squares' calibrated colours; ``light``: (3,) log light change on the rim.
     """
     board = np.log1p(empty) + light
@@ -1017,9 +1023,15 @@ class TileReader(Reader):
             # the calibrated lean rests on an assumed lens; the letters show the real one
             lean = _refine_lean(self.lean, seen[got], candidates[got])
             layout = _Layout.build(view.cells, lean)
-        # the centre squares' moulded texture can look like ink: there only colour counts
-        for k, i in enumerate(candidates):
-            if self.textured[i] and distance[i] <= TILE_COLOUR:
+        # the centre squares' moulded texture can look like ink: there only colour counts, on
+        # the footprint's rim too (a tile's light letter and dark face can average out to the
+        # board's colour in the middle)
+        faint = np.flatnonzero(self.textured[candidates] & (distance[candidates] <= TILE_COLOUR))
+        if faint.size:
+            rims = layout.ring(image, np.zeros(faint.size, np.intp), candidates[faint])
+            empty = np.log1p(self.board_colour[0, candidates[faint], None]) + light
+            moved = (np.abs(np.log1p(rims) - empty).max(axis=2) > TILE_COLOUR).mean(axis=1)
+            for k in faint[moved <= MAX_ALIEN_SHARE]:
                 inks[k] = None
         found = np.array([k for k, ink in enumerate(inks) if ink is not None], np.intp)
         # far from the board's colour but no letter: a hand, or a neighbour's stack leaning over
@@ -1071,7 +1083,8 @@ class TileReader(Reader):
         guesses = self.letters.classify(np.stack([fit_glyph(ink[0]) for ink in found_inks]))
         colours = layout.face_colour(image, levels, squares)
         hidden = _hidden_share(layout.lean, squares, levels) > 0
-        floor = _bare_floor(samples[0, squares], self.board_colour[0, squares], light, colours)
+        footprints = layout.ring(image, np.zeros_like(levels), squares)
+        floor = _bare_floor(footprints, self.board_colour[0, squares], light, colours)
         common, foreign = _face_colour(_chroma(colours))
         odd = len(changed)
         if common is not None and changed.size:
