@@ -33,7 +33,12 @@ from companion.vision.calibration import calibrate
 from companion.vision.pipeline import BoardPipeline
 from companion.vision.synth import encode_jpeg, random_light, random_pose, render_scene
 
-KIND_TITLES = {"played": "positions from play", "stress": "stress positions"}
+KIND_TITLES = {
+    "played": "positions from play",
+    "stress": "stress positions",
+    "later": "positions from play, the later half of each camera's boards",
+    "corrected": "the same boards, read after the page corrected the camera's earlier reads",
+}
 
 
 def _stats(values: list[float]) -> tuple[float, float]:
@@ -63,9 +68,11 @@ class _Tally:
     def __init__(self) -> None:
         self.counts: dict[str, list[int]] = {}
         self.images = self.exact = self.unreadable = self.covered = self.false_moves = 0
-        self.sure_wrong = self.asked = 0
+        self.sure_wrong = self.asked = self.taught = 0
 
     def add(self, game: Game, truth: State, reading: Reading) -> dict[str, tuple[int, int]]:
+        """Count one read image."""
+        self.images += 1
         errors = game.reading_errors(truth, reading.state)
         for name, (wrong, counted) in errors.items():
             tally = self.counts.setdefault(name, [0, 0])
@@ -97,14 +104,37 @@ class _Tally:
             "unreadable": self.unreadable,
             "flagged_covered": self.covered,
             "falsely_moved": self.false_moves,
+            "taught": self.taught,
         }
+
+
+def _corrected(
+    game: Game, learner: BoardPipeline, truth: State, frame: np.ndarray, tally: _Tally | None
+) -> int:
+    """Read ``frame`` with the reader the page's corrections teach (counted in ``tally`` when
+    given), then correct its wrong cells as the host would on the page; cells it learned from.
+    """
+    try:
+        reading, board = learner.read(frame)
+    except CompanionError:
+        return 0
+    if tally is not None:
+        tally.add(game, truth, reading)
+    right, seen = game.cells(truth), game.cells(reading.state)
+    return sum(
+        learner.reader.learn_example(frame, board, name, value)
+        for name, value in right.items()
+        if seen[name] != value
+    )
 
 
 def _read_renders(
     game: Game, timer: _Timer, *, boards: int, poses: int, seed: int, rows: list[dict[str, Any]]
 ) -> dict[str, dict[str, Any]]:
     """Tallies per kind of position: "played" (``random_state``) and, for games that have
-    them, "stress" positions read under the same cameras."""
+    them, "stress" positions read under the same cameras; and for the later half of each
+    camera's played boards, as read ("later") and as read by a second reader of the same
+    profile that the host taught on the page by correcting its wrong cells ("corrected")."""
     rng = np.random.default_rng(seed)
     unseen = game.looks()["unseen"]
     per_pose = max(1, boards // poses)
@@ -118,14 +148,16 @@ def _read_renders(
         start = render_scene(
             game, game.start_state(), look, rng, pose=pose, light=random_light(rng)
         )
-        pipeline = BoardPipeline(game, calibrate(game, start.image))
-        for _ in range(per_pose):
+        profile = calibrate(game, start.image)
+        pipeline = BoardPipeline(game, profile)
+        learner = BoardPipeline(game, profile)  # the same camera, taught by the page
+        for board_index in range(per_pose):
+            later = board_index >= per_pose // 2
             for kind, make in (("played", game.random_state), ("stress", game.stress_state)):
                 truth = make(rng)
                 if truth is None:
                     continue
                 tally = tallies.setdefault(kind, _Tally())
-                tally.images += 1
                 scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
                 data = encode_jpeg(scene.image, quality=90)
                 frame = timer.timed(
@@ -138,6 +170,7 @@ def _read_renders(
                     for stage, ms in pipeline.timings.items():
                         timer.add(stage, ms)
                 except CompanionError:
+                    tally.images += 1
                     tally.unreadable += 1
                     continue
                 drift = timer.timed(
@@ -146,6 +179,13 @@ def _read_renders(
                 tally.false_moves += drift.moved
                 timer.timed("gate", gate.feed, board, reading)
                 errors = tally.add(game, truth, reading)
+                if kind == "played":
+                    if later:
+                        tallies.setdefault("later", _Tally()).add(game, truth, reading)
+                    taught = tallies.setdefault("corrected", _Tally())
+                    taught.taught += _corrected(
+                        game, learner, truth, frame, taught if later else None
+                    )
                 rows.append(
                     {
                         "pose": pose_index,
@@ -209,11 +249,14 @@ def run_bench(
         med, p95 = _stats(values)
         print(f"{stage:<24}{med:>12.2f}{p95:>12.2f}{len(values):>8}")
     for kind, accuracy in kinds.items():
+        if kind in ("later", "corrected") and not kinds.get("corrected", {}).get("taught"):
+            continue  # this game's reader learned nothing from corrections
         print(
             f"unseen looks, {KIND_TITLES[kind]}: {accuracy['images']} images, "
             f"{accuracy['exact_boards']} read exactly, {accuracy['unreadable']} unreadable, "
             f"{accuracy['flagged_covered']} flagged covered, "
             f"{accuracy['falsely_moved']} taken for a moved board"
+            + (f", {accuracy['taught']} corrections learned" if accuracy["taught"] else "")
         )
         for name, (wrong, counted) in accuracy["tallies"].items():
             rate = wrong / counted if counted else float("nan")

@@ -180,7 +180,7 @@ def test_a_letter_a_taller_neighbour_hides_is_read_as_unsure() -> None:
     }
     front, back = max(cover, key=cover.get), min(cover, key=cover.get)
     assert cover[front] > 0.1 and cover[back] == 0.0
-    seen = {}
+    seen, taught = {}, {}
     for spot in (front, back):
         squares = [(0, "")] * (SIZE * SIZE)
         squares[MIDDLE] = (1, "H")
@@ -189,5 +189,8 @@ def test_a_letter_a_taller_neighbour_hides_is_read_as_unsure() -> None:
         scene = synth.render_scene(game, board, "classic", rng, pose=pose, board_seed=5)
         reading = reader.read_frame(scene.image)
         seen[spot] = float(reading.confidence[MIDDLE]), reading.state.squares[MIDDLE]
+        # a correction on the page teaches the font only from a letter seen whole
+        taught[spot] = reader.learn_letter(scene.image, "r4c4", "H")
     assert seen[front][0] <= HIDDEN_CONFIDENCE
     assert seen[back][0] > HIDDEN_CONFIDENCE and seen[back][1] == (1, "H"), seen
+    assert taught == {front: False, back: True}

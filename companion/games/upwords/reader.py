@@ -968,6 +968,11 @@ class TileReader(Reader):
         level = reads[index].height
         if level == 0:
             return False
+        # a letter a taller neighbour partly hides shows strokes the font does not have
+        tiles = np.array([i for i, sq in enumerate(reads) if sq.height], np.intp)
+        levels = np.array([reads[i].height for i in tiles], np.intp)
+        if _hidden_share(layout.lean, tiles, levels)[np.searchsorted(tiles, index)] > 0:
+            return False
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         face = layout.faces(gray, np.array([level]), np.array([index]))[0]
         return self.letters.learn(face, letter)
