@@ -40,7 +40,10 @@ def played_board(rng: np.random.Generator, dictionary: Dictionary | None = None)
         if stuck >= players:
             break
         rack = racks[turn % players]
-        plays = best_plays(stacks, rack, words, first=not any(stacks), limit=CHOICES)
+        # no time budget: the same seed must give the same board however busy the machine
+        plays = best_plays(
+            stacks, rack, words, first=not any(stacks), limit=CHOICES, time_budget=float("inf")
+        )
         if not plays:
             stuck += 1
             continue
