@@ -76,6 +76,10 @@ COLOUR_GRID = np.linspace(0.2, 0.8, 6)
 COLOUR_LEVELS = (0, MAX_HEIGHT)
 RIM_OFFSET = 0.25
 """The tray rim is sampled this far (cells) outside the playing area."""
+LIGHT_REACH = 2
+"""Squares either way whose bare board tells a square's light."""
+MIN_LIGHT_SQUARES = 3
+"""Bare squares needed around a square to tell its light; fewer, and the rim's light stands."""
 TILE_COLOUR = 0.18
 """Log-colour change (after the rim's light change) above which a square is not bare board."""
 CANDIDATE_COLOUR = 0.05
@@ -766,6 +770,30 @@ def _bare_floor(
     return apart & (bare.mean(axis=1) >= FLOOR_SHARE)
 
 
+def _local_light(
+    change: np.ndarray, quiet: np.ndarray, light: np.ndarray, targets: np.ndarray
+) -> np.ndarray:
+    """(len(targets), 3) log light change at those squares, from the bare squares around them.
+
+    Room light falls off across a board, so the rim's one figure leaves a bare square on the
+    bright side looking a little changed.  Squares that look bare (``quiet``) show the light
+    where they lie: each square takes the median over those within LIGHT_REACH squares (its own
+    ``change`` counts only when quiet), else the rim's ``light``.  A hand is never quiet, so it
+    cannot make the light under it look like itself.  ``change``: (N, 3) each square's log
+    colour change on the board plane, light included.
+    """
+    grid = np.where(quiet[:, None], change, np.nan).reshape(SIZE, SIZE, -1)
+    out = np.empty((len(targets), change.shape[1]))
+    for k, square in enumerate(targets):
+        r, c = divmod(int(square), SIZE)
+        rows = slice(max(r - LIGHT_REACH, 0), r + LIGHT_REACH + 1)
+        cols = slice(max(c - LIGHT_REACH, 0), c + LIGHT_REACH + 1)
+        block = grid[rows, cols].reshape(-1, change.shape[1])
+        block = block[~np.isnan(block[:, 0])]
+        out[k] = np.median(block, axis=0) if len(block) >= MIN_LIGHT_SQUARES else light
+    return out
+
+
 def _chroma(colour: np.ndarray) -> np.ndarray:
     """Colour over brightness (BGR shares summing to 1): unchanged by shadows and light falling
     off across the board."""
@@ -1099,7 +1127,10 @@ class TileReader(Reader):
             seen_there = samples[0, changed]
             empty = self.board_colour[0, changed, None]
             chroma = _chroma(seen_there)
-            change = np.log1p(seen_there) - np.log1p(empty) - light
+            quiet = np.abs(change[0]).max(axis=1) <= TILE_COLOUR
+            quiet[squares] = False  # a tile of the board's colour is not its light
+            near = _local_light(change[0] + light, quiet, light, changed)[:, None]
+            change = np.log1p(seen_there) - np.log1p(empty) - near
             bright = np.abs(change).max(axis=2)
             shaded = np.abs(chroma - _chroma(empty)).max(axis=2) <= FOREIGN_CHROMA
             # the square itself shows the bare board, maybe in a shadow: its raised planes
