@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.games.upwords.model import SIZE
-from companion.games.upwords.reader import _local_light
+from companion.games.upwords.reader import _local_light, _worth_a_look
 
 RIM = np.array([0.3, 0.3, 0.3])
 """The rim's one figure for the light change (log)."""
@@ -40,3 +40,14 @@ def test_without_bare_board_around_the_rim_decides() -> None:
     quiet[0] = True
     got = _local_light(gradient(), quiet, RIM, np.array([5 * SIZE + 5, 1]))
     assert np.allclose(got, RIM)  # one bare square is too few to tell the light
+
+
+def test_a_tile_whose_colours_average_out_to_the_board_is_still_looked_at() -> None:
+    """A dark tile with a wide light letter: its median colour is the board's, its points are
+    not."""
+    distance = np.zeros(SIZE * SIZE)
+    points = np.random.default_rng(2).normal(0.0, 0.03, (SIZE * SIZE, 36, 3))  # bare, noisy
+    points[7, :18] = -0.7  # the tile's dark face
+    points[7, 18:] = 0.7  # its light letter
+    distance[9] = 0.2  # a square whose whole middle moved a little: a pale tile
+    assert _worth_a_look(distance, points).tolist() == [7, 9]

@@ -84,6 +84,8 @@ TILE_COLOUR = 0.18
 """Log-colour change (after the rim's light change) above which a square is not bare board."""
 CANDIDATE_COLOUR = 0.05
 """Log-colour change below which a square is taken as bare board without looking further."""
+FAR_SHARE = 0.5
+"""Share of a square's middle points far from its empty colour that makes it worth a look."""
 SURE_TILE_COLOUR = 0.5
 """... and above which it is not board even without a readable letter."""
 EDGE_WEIGHT = 16.0
@@ -770,6 +772,20 @@ def _bare_floor(
     return apart & (bare.mean(axis=1) >= FLOOR_SHARE)
 
 
+def _worth_a_look(distance: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The squares to look for a letter on, from how far each one's middle moved from its empty
+    colour: ``distance`` (N,) for the median colour, ``points`` (N, points, 3) per point (log
+    change, light taken out).
+
+    A tile may be close to the board's colour (white on light grey), so any change of the
+    median makes a square a candidate; and a dark tile's light letter can average out to the
+    board's colour while hardly a point of it is the board's, so a square most of whose points
+    moved far is one too.
+    """
+    far = (np.abs(points).max(axis=2) > TILE_COLOUR).mean(axis=1)
+    return np.flatnonzero((distance > CANDIDATE_COLOUR) | (far > FAR_SHARE))
+
+
 def _local_light(
     change: np.ndarray, quiet: np.ndarray, light: np.ndarray, targets: np.ndarray
 ) -> np.ndarray:
@@ -1012,9 +1028,8 @@ class TileReader(Reader):
         samples = view.colour_samples(image)
         change = np.log1p(np.median(samples, axis=2)) - np.log1p(self.board_colour) - light
         distance = np.abs(change).max(axis=(0, 2))
-        # a tile may be close to the board's colour (white on light grey): any change at all
-        # makes a square a candidate, and its letter decides
-        candidates = np.flatnonzero(distance > CANDIDATE_COLOUR)
+        points = np.log1p(samples[0]) - np.log1p(self.board_colour[0, :, None]) - light
+        candidates = _worth_a_look(distance, points)
         reads = [
             SquareRead(0, "", float(np.clip(1 - distance[i] / SURE_TILE_COLOUR, 0, 1)))
             for i in range(N)
