@@ -83,12 +83,11 @@ class _Tally:
         self.exact += errors["cells"][0] == 0
         self.covered += bool(reading.covered)
         # what the referee does with a cell: cells read unsure are asked about, not judged
-        right, seen = game.cells(truth), game.cells(reading.state)
         unsure = np.asarray(reading.confidence) < DOUBT_BELOW
         self.asked += int(unsure.sum())
+        order = {name: i for i, name in enumerate(game.cells(truth))}
         self.sure_wrong += sum(
-            seen[name] != value and not doubt
-            for (name, value), doubt in zip(right.items(), unsure, strict=True)
+            not unsure[order[name]] for name in game.wrong_cells(truth, reading.state)
         )
         return errors
 
@@ -139,11 +138,10 @@ def _corrected(
         return 0
     if tally is not None:
         tally.add(game, truth, reading)
-    right, seen = game.cells(truth), game.cells(reading.state)
+    right = game.cells(truth)
     return sum(
-        learner.reader.learn_example(frame, board, name, value)
-        for name, value in right.items()
-        if seen[name] != value
+        learner.reader.learn_example(frame, board, name, right[name])
+        for name in game.wrong_cells(truth, reading.state)
     )
 
 

@@ -41,3 +41,17 @@ def test_bench_reports_positions_from_play_and_no_stress_set_where_there_is_none
     printed = capsys.readouterr().out
     assert "positions from play: 2 images" in printed
     assert "later half" not in printed  # amoeba's reader learns nothing from corrections
+
+
+def test_a_symmetric_tiles_equal_rotation_is_not_counted_wrong() -> None:
+    """Octiles tile 1 looks the same turned three times: the tallies and the sure-but-wrong count
+    agree that reading it so is right."""
+    octiles = find_game("octiles")
+    space = octiles.board.spaces[0]
+    truth = octiles.with_cells(octiles.start_state(), {space: "1/0"})
+    seen = octiles.with_cells(truth, {space: "1/3"})
+    tally = _Tally()
+    tally.add(octiles, truth, Reading(seen, np.ones(len(octiles.cells(truth)))))
+    report = tally.report()
+    assert report["cell_errors"] == 0 and report["sure_errors"] == 0
+    assert octiles.wrong_cells(truth, octiles.with_cells(truth, {space: "2/0"})) == [space]

@@ -328,8 +328,14 @@ class Game(ABC):
     def reading_errors(self, truth: State, seen: State) -> dict[str, tuple[int, int]]:
         """Benchmark tallies, name -> (wrong, counted): by default whole cells; a game may
         also split them (Upwords: empty/tile, letter, height)."""
+        return {"cells": (len(self.wrong_cells(truth, seen)), len(self.cells(truth)))}
+
+    def wrong_cells(self, truth: State, seen: State) -> list[str]:
+        """The cells read wrong, by name: by default those whose values differ; a game whose
+        cell values have equal spellings compares them as its tallies do (Octiles: a symmetric
+        tile's equivalent rotations)."""
         want, got = self.cells(truth), self.cells(seen)
-        return {"cells": (sum(want[c] != got[c] for c in want), len(want))}
+        return [cell for cell in want if want[cell] != got[cell]]
 
     def extra_bench(self, *, boards: int, seed: int) -> list[str]:
         """Report lines of game-specific benchmarks (Upwords: its letter reader against

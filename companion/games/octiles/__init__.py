@@ -144,6 +144,19 @@ class OctilesGame(PackagedGame):
         runners = {places[i]: colours[int(rng.integers(4))] for i in chosen}
         return Position.make(faces, runners, int(rng.integers(1, 19)))
 
+    def wrong_cells(self, truth: Position, seen: Position) -> list[str]:
+        """Spaces by their chords, as ``reading_errors`` counts them; other cells by value."""
+        want, got = self.cells(truth), self.cells(seen)
+        return [
+            cell
+            for cell in want
+            if (
+                not same_face(truth.face(cell), seen.face(cell))
+                if cell in self.board.spaces
+                else want[cell] != got[cell]
+            )
+        ]
+
     def reading_errors(self, truth: Position, seen: Position) -> dict[str, tuple[int, int]]:
         """Spaces compared by their chords (equivalent rotations of symmetric tiles are equal),
         runners by place and colour, and the pocket tile."""
