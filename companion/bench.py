@@ -194,9 +194,9 @@ def _read_renders(
                 if kind == "played":
                     if later:
                         tallies.setdefault("later", _Tally()).add(game, truth, reading)
-                    taught = tallies.setdefault("corrected", _Tally())
-                    taught.taught += _corrected(
-                        game, learner, truth, frame, taught if later else None
+                    corrected = tallies.setdefault("corrected", _Tally())
+                    corrected.taught += _corrected(
+                        game, learner, truth, frame, corrected if later else None
                     )
                 rows.append(
                     {

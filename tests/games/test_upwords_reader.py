@@ -43,16 +43,22 @@ class View:
         return scene.image
 
 
-def calibrate(look: str, seed: int) -> View:
-    rng = np.random.default_rng(seed)
-    scene = synth.render_scene(GAME, Board.empty(), look, rng, pose=POSE, board_seed=seed)
-    rectifier = Rectifier(scene.corners, GAME.geometry)
+def learn_from(empty: synth.Scene) -> tuple[TileReader, Rectifier]:
+    """The reader calibration learns from a render of the empty board, and its rectifier."""
+    rectifier = Rectifier(empty.corners, GAME.geometry)
     reader = TileReader.learn(
-        rectifier(scene.image),
+        rectifier(empty.image),
         GAME.geometry,
         homography=rectifier.homography,
         image_size=FRAME,
     )
+    return reader, rectifier
+
+
+def calibrate(look: str, seed: int) -> View:
+    rng = np.random.default_rng(seed)
+    scene = synth.render_scene(GAME, Board.empty(), look, rng, pose=POSE, board_seed=seed)
+    reader, rectifier = learn_from(scene)
     return View(reader, rectifier, look, seed)
 
 
@@ -207,10 +213,7 @@ def test_an_arm_of_the_boards_hue_over_tiles_is_still_a_cover() -> None:
     pose = synth.Pose(tilt_deg=30.0, tilt_axis_deg=0.0, yaw_deg=6.0, fill=0.72)
     rng = np.random.default_rng(17)
     empty = synth.render_scene(GAME, Board.empty(), "brown_tiles", rng, pose=pose, board_seed=17)
-    rectifier = Rectifier(empty.corners, GAME.geometry)
-    reader = TileReader.learn(
-        rectifier(empty.image), GAME.geometry, homography=rectifier.homography, image_size=FRAME
-    )
+    reader, _ = learn_from(empty)
     for _ in range(3):
         board = random_board(rng, 0.5)
         scene = synth.render_scene(
@@ -241,13 +244,7 @@ def test_tiles_on_the_textured_centre_squares_are_not_taken_for_texture() -> Non
         pose = synth.random_pose(rng, max_tilt=35, min_tilt=25)
         light = synth.random_light(rng)
         empty = synth.render_scene(GAME, Board.empty(), "brown_tiles", rng, pose=pose, light=light)
-        rectifier = Rectifier(empty.corners, GAME.geometry)
-        reader = TileReader.learn(
-            rectifier(empty.image),
-            GAME.geometry,
-            homography=rectifier.homography,
-            image_size=FRAME,
-        )
+        reader, _ = learn_from(empty)
         for letter in "MW":
             squares = [(0, "")] * (SIZE * SIZE)
             for row, col in CENTRE:

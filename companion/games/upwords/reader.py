@@ -390,21 +390,17 @@ class _Layout:
         )
         return out.reshape(len(squares), LETTER_PX, LETTER_PX)
 
-    def ring(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
-        """(len(squares), ring points, 3) colours on a ring just inside each square's sides on
-        the plane at ``levels``: clear of any letter, inside a stack's footprint and face."""
+    def face_colour(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
+        """(len(squares), 3) median colour of each face's ring at ``levels``: a tile set prints
+        every face on one colour, outside the letter."""
         cells = _cell_origins()[squares][:, None] + _ring_offsets()[None]
         pts = np.empty(cells.shape)
         for level in np.unique(levels):
             pick = levels == level
             pts[pick] = _project(self.planes[level], cells[pick])
         ring = len(_ring_offsets())
-        return _sample(image, _as_map(pts), len(squares) * ring).reshape(len(squares), ring, -1)
-
-    def face_colour(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
-        """(len(squares), 3) median colour of each face's ring at ``levels``: a tile set prints
-        every face on one colour, outside the letter."""
-        return np.median(self.ring(image, levels, squares), axis=1)
+        samples = _sample(image, _as_map(pts), len(squares) * ring).reshape(len(squares), ring, -1)
+        return np.median(samples, axis=1)
 
     def ink_on_board(
         self, boxes: np.ndarray, levels: np.ndarray, squares: np.ndarray
@@ -609,6 +605,8 @@ class _View:
     """Board cells on the board plane -> this view's pixels."""
     colour_map: np.ndarray
     rim_map: np.ndarray
+    footprint_map: np.ndarray
+    """Every square's ring of ``_ring_offsets`` on the board plane: inside a stack's footprint."""
     base: _Layout
 
     @classmethod
@@ -625,6 +623,7 @@ class _View:
             cells=cells,
             colour_map=_as_map(colour_pts),
             rim_map=_as_map(_project(cells, _rim_points())),
+            footprint_map=_as_map(_project(cells, origins[:, None] + _ring_offsets()[None])),
             base=_Layout.build(cells, lean),
         )
 
@@ -639,6 +638,12 @@ class _View:
         """(len(COLOUR_LEVELS), N, 3) median colour of each square's middle on those planes:
         seen obliquely, a tall stack's side can match the board, but not its face too."""
         return np.median(self.colour_samples(image), axis=2)
+
+    def footprints(self, image: np.ndarray) -> np.ndarray:
+        """(N, ring points, 3) colours on each square's footprint ring on the board plane,
+        where no letter is printed: a stack there always hides it."""
+        ring = len(_ring_offsets())
+        return _sample(image, self.footprint_map, N * ring).reshape(N, ring, -1)
 
     def rim(self, image: np.ndarray) -> np.ndarray:
         return _sample(image, self.rim_map, len(_rim_points()))
@@ -1074,9 +1079,10 @@ class TileReader(Reader):
         # the centre squares' moulded texture can look like ink: there only colour counts, on
         # the footprint's rim too (a tile's light letter and dark face can average out to the
         # board's colour in the middle)
+        footprints = view.footprints(image)
         faint = np.flatnonzero(self.textured[candidates] & (distance[candidates] <= TILE_COLOUR))
         if faint.size:
-            rims = layout.ring(image, np.zeros(faint.size, np.intp), candidates[faint])
+            rims = footprints[candidates[faint]]
             empty = np.log1p(self.board_colour[0, candidates[faint], None]) + light
             moved = (np.abs(np.log1p(rims) - empty).max(axis=2) > TILE_COLOUR).mean(axis=1)
             for k in faint[moved <= MAX_ALIEN_SHARE]:
@@ -1131,8 +1137,7 @@ class TileReader(Reader):
         guesses = self.letters.classify(np.stack([fit_glyph(ink[0]) for ink in found_inks]))
         colours = layout.face_colour(image, levels, squares)
         hidden = _hidden_share(layout.lean, squares, levels) > 0
-        footprints = layout.ring(image, np.zeros_like(levels), squares)
-        floor = _bare_floor(footprints, self.board_colour[0, squares], light, colours)
+        floor = _bare_floor(footprints[squares], self.board_colour[0, squares], light, colours)
         common, foreign = _face_colour(_chroma(colours))
         odd = len(changed)
         if common is not None and changed.size:

@@ -28,7 +28,7 @@ MAX_TURNS = 80
 
 def played_board(rng: np.random.Generator, dictionary: Dictionary | None = None) -> Board:
     """A position from the second half of a game played to its end with random players."""
-    words = dictionary or load_dictionary()
+    words = load_dictionary() if dictionary is None else dictionary
     bag = [letter for letter, count in TILE_COUNTS.items() for _ in range(count)]
     bag = [bag[i] for i in rng.permutation(len(bag))]
     players = int(rng.integers(2, 5))
