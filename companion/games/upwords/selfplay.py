@@ -26,8 +26,9 @@ MAX_TURNS = 80
 """A game ends before this many turns in practice (100 tiles, at least one a play)."""
 
 
-def played_board(rng: np.random.Generator, dictionary: Dictionary | None = None) -> Board:
-    """A position from the second half of a game played to its end with random players."""
+def played_game(rng: np.random.Generator, dictionary: Dictionary | None = None) -> list[Board]:
+    """The board after every play of one game played to its end with random players, the empty
+    board first: what a camera over the table sees settle, turn after turn."""
     words = load_dictionary() if dictionary is None else dictionary
     bag = [letter for letter, count in TILE_COUNTS.items() for _ in range(count)]
     bag = [bag[i] for i in rng.permutation(len(bag))]
@@ -55,5 +56,11 @@ def played_board(rng: np.random.Generator, dictionary: Dictionary | None = None)
             rack.remove(placement.letter)
         while bag and len(rack) < RACK:
             rack.append(bag.pop())
-    half = len(seen) // 2
-    return Board.from_stacks(seen[half + int(rng.integers(len(seen) - half))])
+    return [Board.from_stacks(s) for s in seen]
+
+
+def played_board(rng: np.random.Generator, dictionary: Dictionary | None = None) -> Board:
+    """A position from the second half of a game played to its end with random players."""
+    boards = played_game(rng, dictionary)
+    half = len(boards) // 2
+    return boards[half + int(rng.integers(len(boards) - half))]
