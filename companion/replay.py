@@ -15,8 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from companion.errors import CompanionError, InputError
-from companion.games.base import Game
+from companion.games.base import Game, Reader, Reading
 from companion.referee.session import Session
 from companion.referee.store import Store
 
@@ -26,6 +28,23 @@ SETTINGS_FILE = "game.json"
 PROFILE_FILE = "profile.json"
 EVENTS_FILE = "events.jsonl"
 """What was entered on the page during a recorded game (a pass, a challenge), by photo."""
+
+
+def observe_settled(
+    session: Session,
+    reader: Reader,
+    settled: Reading,
+    image: np.ndarray,
+    board: np.ndarray,
+    index: int,
+) -> None:
+    """Give the referee a settled board (photo ``index``); when the match then holds the board
+    the camera saw, the reader remembers this frame as that board, so that the next read keeps
+    what no hand touched (``Reader.remember``)."""
+    session.observe(settled.state, frame=index, confidence=settled.confidence)
+    agreed = session.agreed_board()
+    if agreed is not None:
+        reader.remember(image, board, agreed)
 
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -232,6 +251,6 @@ def _referee_frames(
             reading = replace(reading, state=session.reconcile(reading.state))
             settled = gate.feed(board, reading)
             if settled is not None:
-                session.observe(settled.state, frame=frame.index, confidence=settled.confidence)
+                observe_settled(session, pipeline.reader, settled, frame.image, board, frame.index)
                 yield from printer.new()
     yield from entered_before(max(events, default=-1))  # entered after the last photo

@@ -36,7 +36,7 @@ from companion.games.base import Game
 from companion.referee.session import Session
 from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store, default_path
-from companion.replay import PROFILE_FILE, folder_events, folder_settings
+from companion.replay import PROFILE_FILE, folder_events, folder_settings, observe_settled
 from companion.samples import default_sample
 from companion.vision.calibration import Profile
 from companion.vision.pipeline import BoardPipeline
@@ -195,8 +195,8 @@ class TableService:
                     with self._lock:
                         self._settled = (frame.image, board)
                 if settled is not None and self.session.match_id is not None:
-                    self.session.observe(
-                        settled.state, frame=frame.index, confidence=settled.confidence
+                    observe_settled(
+                        self.session, self.pipeline.reader, settled, frame.image, board, frame.index
                     )
 
     def _enter_events(self, index: int) -> None:

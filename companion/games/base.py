@@ -154,6 +154,13 @@ class Reader(ABC):
         nothing."""
         return False
 
+    def remember(self, frame: np.ndarray, board: np.ndarray, state: State) -> None:
+        """The referee holds ``state`` true for this settled frame (the camera's reading agreed
+        with the match).  A reader may keep, on later frames, the cells that still look as they
+        did here rather than read them afresh.  Readers whose cells are read reliably enough
+        from every frame alone need nothing of it."""
+        return None
+
     def view_problems(self) -> list[str]:
         """What this camera view cannot read and how to fix the mount, one line each (said by
         ``calibrate`` and ``doctor``); empty when the view serves the reader fully."""
@@ -305,6 +312,12 @@ class Game(ABC):
     def stress_state(self, rng: np.random.Generator) -> State | None:
         """A position harder to read than play usually leaves, for the benchmark's second
         figure; None where ``random_state`` is already that hard."""
+        return None
+
+    def random_game(self, rng: np.random.Generator) -> list[State] | None:
+        """Every settled board of one whole game played by random players, the start first,
+        each one legal play after the last (for the benchmark's reads in the order a table
+        shows them, ``Reader.remember`` included); None for a game with no such players."""
         return None
 
     @abstractmethod

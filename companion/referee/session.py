@@ -544,6 +544,18 @@ class Session:
     def in_sync(self) -> bool:
         return self._sync_ok
 
+    def agreed_board(self) -> State | None:
+        """The match's board when the last settled board the camera saw is that board (in
+        sync, nothing in doubt), else None: what the camera may remember that frame as
+        (``Reader.remember``)."""
+        with self._lock:
+            replay = self._replay
+            if replay is None or not self._sync_ok or self._doubt is not None:
+                return None
+            if self._observed is None or self._observed != replay.match.state:
+                return None
+            return replay.match.state
+
     @property
     def verdicts(self) -> list[JSON]:
         with self._lock:

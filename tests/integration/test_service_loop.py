@@ -143,3 +143,27 @@ def test_a_camera_that_vanishes_is_reported_and_reopened(tmp_path: Path) -> None
     assert "" in messages  # back: the banner clears
     moves = [v for v in session.verdicts if v["move"] is not None]
     assert len(moves) >= 5, "refereeing did not go on after the camera came back"
+
+
+def test_the_camera_remembers_the_board_the_referee_agreed_with(tmp_path: Path) -> None:
+    """Each board the referee accepts is what the reader keeps untouched stacks of next."""
+    game = find_game("upwords")
+    sample = sample_games("upwords")[0]
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for name in (PROFILE_FILE, "game.json"):
+        shutil.copy(sample / name, folder / name)
+    for frame in sorted(sample.glob("*.jpg"))[:12]:
+        shutil.copy(frame, folder / frame.name)
+    session = Session(game, Store(tmp_path / "games.sqlite3"))
+    session.start(folder_settings(folder))
+    pipeline = BoardPipeline(game, Profile.load(folder / PROFILE_FILE, game=game.id))
+    service = TableService(
+        game, session, Broadcaster(), FolderSource(folder), pipeline, StillnessGate(2)
+    )
+    service.start()
+    service.join(timeout=120)
+    plays = [v for v in session.verdicts if v["legal"] and v["reason"] == "play"]
+    assert len(plays) >= 2
+    assert service.pipeline.reader.remembered == session.agreed_board()
+    assert any(height for height, _ in service.pipeline.reader.remembered.squares)

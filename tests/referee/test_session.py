@@ -142,6 +142,27 @@ def test_failed_set_up_is_judged_again_once_fixed(session):
     assert session.in_sync and session.observe((0, 0, 1, 0)).legal
 
 
+def test_the_agreed_board_is_the_match_board_the_camera_last_saw(session):
+    assert session.agreed_board() is None  # nothing seen yet
+    session.observe((0, 0, 0, 0))
+    assert session.agreed_board() == (0, 0, 0, 0)
+    session.observe((1, 0, 0, 0))
+    assert session.agreed_board() == (1, 0, 0, 0)
+    assert not session.observe((1, 1, 1, 0)).legal
+    assert session.agreed_board() is None  # the camera sees another board than the match's
+    session.observe((1, 0, 0, 0))
+    assert session.agreed_board() == (1, 0, 0, 0)
+
+
+def test_a_correction_is_part_of_the_agreed_board(session):
+    session.observe((0, 0, 0, 0))
+    assert not session.observe((1, 1, 1, 0)).legal
+    session.correct("b", "0")
+    session.correct("c", "0")
+    # the camera still sees its misread (1, 1, 1, 0); the page made it the legal (1, 0, 0, 0)
+    assert session.agreed_board() == (1, 0, 0, 0)
+
+
 def test_undo(session, store):
     assert session.undo() is False  # nothing to undo yet
     session.observe((0, 0, 0, 0))

@@ -43,8 +43,9 @@ import cv2
 import numpy as np
 
 from companion.errors import ProfileError, VisionError
-from companion.games.base import JSON, BoardGeometry, Reader, Reading
+from companion.games.base import JSON, BoardGeometry, Reader, Reading, State
 from companion.games.upwords.letters import LetterClassifier, find_ink, fit_glyph
+from companion.games.upwords.memory import FaceMemory
 from companion.games.upwords.model import (
     CENTRE,
     EMPTY,
@@ -889,6 +890,7 @@ class TileReader(Reader):
         self.lean = np.linalg.solve(board, p[:, 2])
         self._frame = _View.build(board / board[2, 2], self.lean, camera.image_size)
         self._rect = _View.build(_rect_scale(geometry), self.lean, geometry.size)
+        self._memory: FaceMemory | None = None
 
     # --- calibration ----------------------------------------------------------------------
     @classmethod
@@ -991,7 +993,37 @@ class TileReader(Reader):
         """Read the camera frame itself: sharper letters, and raised faces where they really are
         (the rectified ``board`` is not needed)."""
         _check_image(frame, self.camera.image_size, "camera frame")
-        return self._reading(*self._read(frame, self._frame)[:2])
+        reads, odd, _ = self._read(frame, self._frame)
+        if self._memory is not None:
+            memory = self._memory
+            faces = self._remembered_faces(frame, memory.heights, memory.tiles)
+            for i, score in memory.unchanged(faces):
+                height, letter = memory.board.squares[i]
+                reads[i] = SquareRead(height, letter, score)
+        return self._reading(reads, odd)
+
+    @property
+    def remembered(self) -> Board | None:
+        """The board the reader keeps untouched squares of (``remember``), if any."""
+        return None if self._memory is None else self._memory.board
+
+    def remember(self, frame: np.ndarray, board: np.ndarray, state: State) -> None:
+        """Keep every tile's top face as this frame shows it: later frames keep the stacks
+        whose faces did not change (``memory``).  Only ``read_frame`` uses it."""
+        _check_image(frame, self.camera.image_size, "camera frame")
+        if not isinstance(state, Board):
+            raise TypeError(f"an upwords reader remembers a Board, not {type(state).__name__}")
+        tiles = np.array([i for i, (h, _) in enumerate(state.squares) if h], np.intp)
+        heights = np.array([state.squares[i][0] for i in tiles], np.intp)
+        self._memory = FaceMemory(state, self._remembered_faces(frame, heights, tiles))
+
+    def _remembered_faces(
+        self, frame: np.ndarray, heights: np.ndarray, tiles: np.ndarray
+    ) -> np.ndarray:
+        """Top-face crops where the calibrated lean puts ``heights``: the same place in every
+        frame, whatever a read's refitted lean says."""
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        return self._frame.base.faces(gray, heights, tiles)
 
     def learn_example(self, frame: np.ndarray, board: np.ndarray, cell: str, value: str) -> bool:
         """Teach the font from a square corrected on the page (``value`` like ``"2E"``): the
