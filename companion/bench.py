@@ -17,6 +17,7 @@ import csv
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ KIND_TITLES = {
     "later": "positions from play, the later half of each camera's boards",
     "corrected": "the same boards, read after the page corrected the camera's earlier reads",
     "stress": "stress positions",
+    "game": "whole games' later halves, read in turn as the referee does (history, memory)",
 }
 """What each tally reads, in the report's order."""
 
@@ -71,9 +73,13 @@ class _Tally:
         self.counts: dict[str, list[int]] = {}
         self.images = self.exact = self.unreadable = self.covered = self.false_moves = 0
         self.sure_wrong = self.asked = self.taught = 0
+        self.played = self.played_wrong = 0
 
-    def add(self, game: Game, truth: State, reading: Reading) -> dict[str, tuple[int, int]]:
-        """Count one read image."""
+    def add(
+        self, game: Game, truth: State, reading: Reading, before: State | None = None
+    ) -> dict[str, tuple[int, int]]:
+        """Count one read image; with ``before``, the board a play turned into ``truth``, also
+        the cells that play changed."""
         self.images += 1
         errors = game.reading_errors(truth, reading.state)
         for name, (wrong, counted) in errors.items():
@@ -86,10 +92,33 @@ class _Tally:
         unsure = np.asarray(reading.confidence) < DOUBT_BELOW
         self.asked += int(unsure.sum())
         order = {name: i for i, name in enumerate(game.cells(truth))}
-        self.sure_wrong += sum(
-            not unsure[order[name]] for name in game.wrong_cells(truth, reading.state)
-        )
+        wrong = game.wrong_cells(truth, reading.state)
+        self.sure_wrong += sum(not unsure[order[name]] for name in wrong)
+        if before is not None:
+            played = set(game.wrong_cells(before, truth))
+            self.played += len(played)
+            self.played_wrong += len(played.intersection(wrong))
         return errors
+
+    def merge(self, other: _Tally) -> None:
+        """Add ``other``'s counts to these."""
+        for name, (wrong, counted) in other.counts.items():
+            tally = self.counts.setdefault(name, [0, 0])
+            tally[0] += wrong
+            tally[1] += counted
+        for name in (
+            "images",
+            "exact",
+            "unreadable",
+            "covered",
+            "false_moves",
+            "sure_wrong",
+            "asked",
+            "taught",
+            "played",
+            "played_wrong",
+        ):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def report(self) -> dict[str, Any]:
         cells, errors = self.counts.get("cells", [0, 0])[1], self.counts.get("cells", [0, 0])[0]
@@ -106,6 +135,8 @@ class _Tally:
             "flagged_covered": self.covered,
             "falsely_moved": self.false_moves,
             "taught": self.taught,
+            "played_cells": self.played,
+            "played_wrong": self.played_wrong,
         }
 
 
@@ -143,6 +174,45 @@ def _corrected(
         learner.reader.learn_example(frame, board, name, right[name])
         for name in game.wrong_cells(truth, reading.state)
     )
+
+
+def _read_game(
+    game: Game, look: str, pose: Pose, profile: Profile, rng: np.random.Generator, timer: _Timer
+) -> _Tally | None:
+    """One whole game filmed by one camera and refereed: every settled board is read, its
+    reading reconciled with the match (``Match.reconcile``), and the host corrects every wrong
+    cell on the page, so the match holds the true board, which the reader then remembers for
+    the next read (``Reader.remember``).  The later half of the boards is counted.  None for a
+    game without random players."""
+    boards = game.random_game(rng)
+    if not boards:
+        return None
+    tally = _Tally()
+    match = game.new_match({})
+    pipeline = BoardPipeline(game, profile)
+    still = int(rng.integers(1 << 31))  # the tiles lie as they were put, board after board
+    half = len(boards) // 2
+    for index, truth in enumerate(boards):
+        scene = render_scene(
+            game, truth, look, rng, pose=pose, light=random_light(rng), board_seed=still
+        )
+        frame = cv2.imdecode(np.frombuffer(encode_jpeg(scene.image, quality=90), np.uint8), 1)
+        counted = index >= half
+        try:
+            reading, board = pipeline.read(frame)
+        except CompanionError:
+            tally.images += counted
+            tally.unreadable += counted
+            continue
+        timer.add("read (in a game)", pipeline.timings["read"])
+        reading = replace(reading, state=match.reconcile(reading.state))
+        if counted:
+            tally.add(game, truth, reading, before=boards[index - 1])
+        verdict = match.judge(truth)
+        if not verdict.legal:
+            raise CompanionError(f"random players made an illegal play: {verdict.reason}")
+        pipeline.reader.remember(frame, board, match.state)
+    return tally
 
 
 def _read_renders(
@@ -210,6 +280,12 @@ def _read_renders(
                         **{f"ms_{k}": round(v, 3) for k, v in pipeline.timings.items()},
                     }
                 )
+        # its own random stream, so that the other kinds' boards do not depend on it
+        played = _read_game(
+            game, look, pose, profile, np.random.default_rng([seed, pose_index]), timer
+        )
+        if played is not None:
+            tallies.setdefault("game", _Tally()).merge(played)
     return {kind: tally.report() for kind, tally in tallies.items()}
 
 
@@ -281,6 +357,13 @@ def run_bench(
             f"{accuracy['asked']} cells ({accuracy['asked'] / cells:.2%}) read unsure, asked "
             "about when they change"
         )
+        if accuracy["played_cells"]:
+            played = accuracy["played_cells"]
+            print(
+                f"  cells a play changed {accuracy['played_wrong']:>4} wrong of {played:>8}  "
+                f"({accuracy['played_wrong'] / played:.4%}); the rest came from memory or "
+                "were read afresh"
+            )
     for line in game.extra_bench(boards=boards, seed=seed):
         print(line)
     print(

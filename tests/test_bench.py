@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.bench import _Tally, run_bench
+from companion.bench import _calibrated_pose, _read_game, _Tally, _Timer, run_bench
 from companion.games import find_game
 from companion.games.base import Reading
 from companion.referee.session import DOUBT_BELOW
@@ -55,3 +55,34 @@ def test_a_symmetric_tiles_equal_rotation_is_not_counted_wrong() -> None:
     report = tally.report()
     assert report["cell_errors"] == 0 and report["sure_errors"] == 0
     assert octiles.wrong_cells(truth, octiles.with_cells(truth, {space: "2/0"})) == [space]
+
+
+def test_cells_a_play_changed_are_counted_apart() -> None:
+    before = UPWORDS.with_cells(UPWORDS.start_state(), {"r4c4": "1A"})
+    truth = UPWORDS.with_cells(before, {"r4c5": "1T", "r4c4": "2O"})
+    seen = UPWORDS.with_cells(truth, {"r4c5": "1I", "r0c0": "1E"})
+    tally = _Tally()
+    tally.add(UPWORDS, truth, Reading(seen, np.ones(100)), before=before)
+    other = _Tally()
+    other.add(UPWORDS, truth, Reading(truth, np.ones(100)), before=before)
+    tally.merge(other)
+    report = tally.report()
+    assert report["played_cells"] == 4 and report["played_wrong"] == 1
+    assert report["images"] == 2 and report["cell_errors"] == 2 and report["exact_boards"] == 1
+
+
+def test_a_whole_game_is_read_as_the_referee_reads_it() -> None:
+    """Every board of a self-played game is read under one camera, reconciled with the match
+    and remembered once the match holds it; the later half is counted."""
+    rng = np.random.default_rng(4)
+    look = UPWORDS.looks()["unseen"][0]
+    pose, profile = _calibrated_pose(UPWORDS, look, rng)
+    boards = UPWORDS.random_game(np.random.default_rng(7))
+    timer = _Timer()
+    tally = _read_game(UPWORDS, look, pose, profile, np.random.default_rng(7), timer)
+    report = tally.report()
+    assert report["images"] == len(boards) - len(boards) // 2
+    assert report["cells"] == 100 * report["images"] and report["unreadable"] == 0
+    assert report["played_cells"] >= report["images"]  # every play puts a tile down
+    assert report["cell_errors"] <= report["cells"] // 200
+    assert len(timer.samples["read (in a game)"]) == len(boards)

@@ -92,6 +92,12 @@ class UpwordsGame(PackagedGame):
 
         return played_board(rng)
 
+    def random_game(self, rng: np.random.Generator) -> list[Board]:
+        """A whole game of random players choosing among the rack helper's best plays."""
+        from companion.games.upwords.selfplay import played_game
+
+        return played_game(rng)
+
     def stress_state(self, rng: np.random.Generator) -> Board:
         """Any physically possible board: stacks of 1-5 with random top letters, towers beside
         single tiles far more often than play leaves them."""
