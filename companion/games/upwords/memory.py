@@ -8,7 +8,9 @@ board the reader keeps each tile's top-face crop, and a later frame whose crop a
 still shows the same face keeps that square's stack as known.  Anything that changes a square
 changes its crop: a tile put on it (another letter, one level higher), taken off, or a hand or
 a taller neighbour's new tile in front of it; such squares, and every square that was empty, are
-read afresh.
+read afresh.  A letter the referee accepted wrong (read sure, never corrected) stays as it was
+accepted, as it does in the match: the page's board shows it, and one correction there puts the
+match and the memory right together.
 
 "The same face" is judged stroke by stroke, not as a whole: each crop is put to zero mean and
 unit contrast (room light changing between turns does not move that), and the largest change
