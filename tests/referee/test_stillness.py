@@ -144,3 +144,33 @@ def test_a_new_state_after_a_settled_one_is_emitted_without_motion(rng):
     assert gate.status == "settling 1/2"
     settled = gate.feed(still, fake)
     assert settled is not None and settled.state == MOVED
+
+
+def test_a_cover_that_stays_still_is_passed_on_once_with_every_cell_unsure(rng):
+    gate = StillnessGate(settle_frames=2, cover_patience=6)
+    feed(gate, board_image(START, rng))
+    feed(gate, board_image(START, rng))
+    # something the reader takes for a hand, but it never moves
+    out = [feed(gate, board_image(MOVED, rng, hand_at=(80, 80))) for _ in range(10)]
+    passed = [o for o in out if o is not None]
+    assert out[:5] == [None] * 5 and out[5] is not None and len(passed) == 1
+    assert not passed[0].covered and not passed[0].confidence.any()
+    assert gate.status == "covered"
+
+
+def test_a_cover_that_moves_or_changes_is_never_passed_on(rng):
+    gate = StillnessGate(settle_frames=2, cover_patience=4)
+    for i in range(12):
+        # a hand sweeping across the board
+        img = board_image(START, rng, hand_at=(20 + 10 * i, 80))
+        assert gate.feed(img, read(img)) is None
+    for i in range(12):
+        # a still hand over a board read differently every other frame
+        img = board_image(START, rng, hand_at=(80, 80))
+        state = START if i % 2 else MOVED
+        assert gate.feed(img, Reading(state, np.ones(16), covered=True)) is None
+
+
+def test_cover_patience_must_outlast_settling():
+    with pytest.raises(ValueError):
+        StillnessGate(settle_frames=3, cover_patience=3)
