@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -26,8 +27,9 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.games.base import Game, Reading, State
-from companion.referee.session import DOUBT_BELOW
+from companion.referee.session import DOUBT_BELOW, Session
 from companion.referee.stillness import StillnessGate
+from companion.referee.store import Store
 from companion.replay import referee_input
 from companion.samples import sample_games
 from companion.vision.calibration import Profile, calibrate
@@ -40,7 +42,7 @@ KIND_TITLES = {
     "later": "positions from play, the later half of each camera's boards",
     "corrected": "the same boards, read after the page corrected the camera's earlier reads",
     "stress": "stress positions",
-    "game": "whole games' later halves, read in turn as the referee does (history, memory)",
+    "game": "whole games' later halves as the referee took them (history, memory, corrections)",
 }
 """What each tally reads, in the report's order."""
 
@@ -179,39 +181,62 @@ def _corrected(
 def _read_game(
     game: Game, look: str, pose: Pose, profile: Profile, rng: np.random.Generator, timer: _Timer
 ) -> _Tally | None:
-    """One whole game filmed by one camera and refereed: every settled board is read, its
-    reading reconciled with the match (``Match.reconcile``), and the host corrects every wrong
-    cell on the page, so the match holds the true board, which the reader then remembers for
-    the next read (``Reader.remember``).  The later half of the boards is counted.  None for a
-    game without random players."""
+    """One whole game filmed by one camera and refereed by a real session, the benchmark
+    playing the host: every settled board is read, reconciled with the match and observed; the
+    host answers the referee's doubts and corrects every square it took wrong on the page (so
+    the match follows the true game), and the reader remembers each board the referee then
+    agrees with.  Counted, for the later half of the boards: the squares the referee took
+    wrong, before the host's corrections (a correction that still holds on later boards is the
+    referee's knowledge, as at a table).  None for a game without random players."""
     boards = game.random_game(rng)
     if not boards:
         return None
     tally = _Tally()
-    match = game.new_match({})
     pipeline = BoardPipeline(game, profile)
     still = int(rng.integers(1 << 31))  # the tiles lie as they were put, board after board
     half = len(boards) // 2
-    for index, truth in enumerate(boards):
-        scene = render_scene(
-            game, truth, look, rng, pose=pose, light=random_light(rng), board_seed=still
-        )
-        frame = cv2.imdecode(np.frombuffer(encode_jpeg(scene.image, quality=90), np.uint8), 1)
-        counted = index >= half
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(Path(folder) / "games.sqlite3")
         try:
-            reading, board = pipeline.read(frame)
-        except CompanionError:
-            tally.images += counted
-            tally.unreadable += counted
-            continue
-        timer.add("read (in a game)", pipeline.timings["read"])
-        reading = replace(reading, state=match.reconcile(reading.state))
-        if counted:
-            tally.add(game, truth, reading, before=boards[index - 1])
-        verdict = match.judge(truth)
-        if not verdict.legal:
-            raise CompanionError(f"random players made an illegal play: {verdict.reason}")
-        pipeline.reader.remember(frame, board, match.state)
+            session = Session(game, store)
+            session.start({})
+            for index, truth in enumerate(boards):
+                scene = render_scene(
+                    game, truth, look, rng, pose=pose, light=random_light(rng), board_seed=still
+                )
+                image = cv2.imdecode(
+                    np.frombuffer(encode_jpeg(scene.image, quality=90), np.uint8), 1
+                )
+                counted = index >= half
+                try:
+                    reading, board = pipeline.read(image)
+                except CompanionError:
+                    tally.images += counted
+                    tally.unreadable += counted
+                    continue
+                timer.add("read (in a game)", pipeline.timings["read"])
+                if reading.covered:
+                    # what the stillness gate passes on once a cover has stayed still
+                    reading = replace(reading, confidence=np.zeros(len(reading.confidence)))
+                reading = replace(reading, state=session.reconcile(reading.state))
+                session.observe(reading.state, frame=index, confidence=reading.confidence)
+                taken = session.observed
+                if counted:
+                    tally.add(game, truth, replace(reading, state=taken), before=boards[index - 1])
+                if session.snapshot()["doubt"] is not None:
+                    session.confirm(True)  # then corrected below where it was wrong
+                right = game.cells(truth)
+                for name in game.wrong_cells(truth, taken):
+                    session.correct(name, right[name])
+                agreed = session.agreed_board()
+                if agreed != truth:
+                    raise CompanionError(
+                        f"board {index} of a benchmark game: the host's corrections did not "
+                        "bring the referee to the true board"
+                    )
+                pipeline.reader.remember(image, board, agreed)
+        finally:
+            store.close()
     return tally
 
 

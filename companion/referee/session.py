@@ -544,6 +544,13 @@ class Session:
     def in_sync(self) -> bool:
         return self._sync_ok
 
+    @property
+    def observed(self) -> State | None:
+        """The last settled board as the referee took it: the camera's reading with the page's
+        corrections that still hold (None before the first)."""
+        with self._lock:
+            return self._observed
+
     def agreed_board(self) -> State | None:
         """The match's board when the last settled board the camera saw is that board (in
         sync, nothing in doubt), else None: what the camera may remember that frame as
