@@ -161,6 +161,9 @@ def test_a_correction_is_part_of_the_agreed_board(session):
     session.correct("c", "0")
     # the camera still sees its misread (1, 1, 1, 0); the page made it the legal (1, 0, 0, 0)
     assert session.agreed_board() == (1, 0, 0, 0)
+    assert session.observed == (1, 0, 0, 0)
+    session.observe((1, 1, 1, 0))  # read the same again: the corrections still hold
+    assert session.observed == (1, 0, 0, 0) and session.in_sync
 
 
 def test_undo(session, store):
