@@ -194,6 +194,8 @@ class Session:
         self._raw: State | None = None
         self._observed: State | None = None
         self._overrides: dict[str, tuple[str, str]] = {}
+        self._unjudged: tuple[int | None] | None = None
+        """(frame,) while the last settled board is the match's board and was not judged."""
         self._last_frame: int | None = None
         self._last_event_frame: int | None = None
         self._version = 0
@@ -297,6 +299,7 @@ class Session:
         self._sync_cells = []
         self._raw = self._observed = None
         self._overrides = {}
+        self._unjudged = None
         self._last_frame = None
         self._last_event_frame = None
 
@@ -344,7 +347,9 @@ class Session:
         # it is the set-up check, and the gate shows a resting board only once.
         if state == match.state and replay.set_up:
             had_doubt, self._doubt = self._doubt is not None, None
+            self._unjudged = (None if frame is None else int(frame),)
             return None, resynced or had_doubt
+        self._unjudged = None
         unsure = self._unsure_cells(match.state, state, confidence)
         if unsure:
             # ask rather than guess: the host confirms or rejects on the page
@@ -379,12 +384,18 @@ class Session:
         self._notify()
         return verdict
 
-    def _judge_board(self, state: State, frame: int | None, confidence: Any) -> Verdict | None:
-        """Log a settled board, then judge it (an illegal one puts the table out of sync)."""
+    def _judge_board(
+        self, state: State, frame: int | None, confidence: Any, corrected: JSON | None = None
+    ) -> Verdict | None:
+        """Log a settled board, then judge it (an illegal one puts the table out of sync);
+        ``corrected`` names the cells the host set on the page, if any."""
         frame = None if frame is None else int(frame)
+        self._unjudged = None
         payload: JSON = {"state": self.game.format_state(state), "frame": frame}
         if confidence is not None and len(confidence):
             payload["confidence"] = round(float(min(confidence)), 4)
+        if corrected:
+            payload["corrected"] = corrected
         verdict = self._commit("board", payload)
         if frame is not None:
             self._last_frame = frame
@@ -440,6 +451,11 @@ class Session:
 
         While the camera keeps reading what it read when corrected, later boards get ``value``
         there too; once the camera's value changes (the tile really moved), the override ends.
+
+        A play the camera missed altogether (it read the match's own board, so nothing was
+        judged) is set right the same way: when the correction would make the last judged
+        board illegal but, put on the board the camera shows now, makes a legal play, that
+        board is judged as the new play.
         """
         with self._lock:
             replay = self._require_open()
@@ -454,16 +470,35 @@ class Session:
             seen = self._raw if self._raw is not None else board
             raw_value = self.game.cells(seen)[cell]
             payload = {"cell": cell, "value": value, "raw": raw_value}
-            verdict = self._commit("correct", payload)
+            missed = self._missed_play(replay, payload)
+            if missed is None:
+                verdict = self._commit("correct", payload)
             self._overrides[cell] = (raw_value, value)
             if self._raw is not None:
                 self._observed = self._apply_overrides(self._raw)
+            if missed is not None:
+                assert self._observed is not None
+                verdict = self._judge_board(self._observed, missed[0], None, {cell: value})
             self._resync()
             self._bump()
         self._notify()
         if self.on_correct is not None:
             self.on_correct(cell, value)
         return verdict
+
+    def _missed_play(self, replay: Replay, payload: JSON) -> tuple[int | None] | None:
+        """(frame,) of the settled board a correction turns into a play the camera missed (see
+        ``correct``), else None."""
+        if self._unjudged is None or self._observed is None:
+            return None
+        fixed = self.game.with_cells(self._observed, {payload["cell"]: payload["value"]})
+        if fixed == replay.match.state:
+            return None
+        again = replay.fork().apply("correct", payload)
+        if again is not None and again.legal:
+            return None
+        new = replay.fork().apply("board", {"state": self.game.format_state(fixed)})
+        return self._unjudged if new is not None and new.legal else None
 
     # --- internals -------------------------------------------------------------------------
     def _require_open(self) -> Replay:

@@ -204,6 +204,24 @@ def test_correction_rejudges_and_overrides_later_reads(session, store):
     same(session, rebuilt(store))
 
 
+def test_a_play_the_camera_missed_is_judged_when_the_host_corrects_it(session, store):
+    session.observe((0, 0, 0, 0))
+    session.observe((1, 0, 0, 0))
+    # b went up, but the camera still shows the match's board: nothing to judge
+    assert session.observe((1, 0, 0, 0)) is None
+    verdict = session.correct("b", "1")
+    # not a re-judged first move (a and b both up: illegal) but the move the camera missed
+    assert verdict.legal and verdict.move == {"cell": "b"}
+    snap = session.snapshot()
+    assert snap["board"]["cells"] == [1, 1, 0, 0] and snap["sync"]["ok"]
+    assert [v["legal"] for v in snap["verdicts"]] == [True, True, True]
+    entry = store.entries(session.match_id)[-1]
+    assert entry.kind == "board" and entry.payload["corrected"] == {"b": "1"}
+    # the camera goes on reading b as 0: the correction holds
+    assert session.observe((1, 0, 0, 0)) is None and session.agreed_board() == (1, 1, 0, 0)
+    same(session, rebuilt(store))
+
+
 def test_bad_input_writes_nothing(session, store):
     with pytest.raises(InputError, match="nothing to correct"):
         session.correct("a", "1")
