@@ -454,8 +454,9 @@ class Session:
 
         A play the camera missed altogether (it read the match's own board, so nothing was
         judged) is set right the same way: when the correction would make the last judged
-        board illegal but, put on the board the camera shows now, makes a legal play, that
-        board is judged as the new play.
+        board illegal, it is put on the board the camera shows now instead, and that board is
+        judged as a new one (illegal until the host has corrected every square of a longer
+        play: the later corrections re-judge it).
         """
         with self._lock:
             replay = self._require_open()
@@ -487,18 +488,15 @@ class Session:
         return verdict
 
     def _missed_play(self, replay: Replay, payload: JSON) -> tuple[int | None] | None:
-        """(frame,) of the settled board a correction turns into a play the camera missed (see
-        ``correct``), else None."""
+        """(frame,) of the settled board a correction belongs to when it is a play the camera
+        missed (see ``correct``), else None."""
         if self._unjudged is None or self._observed is None:
             return None
         fixed = self.game.with_cells(self._observed, {payload["cell"]: payload["value"]})
         if fixed == replay.match.state:
             return None
         again = replay.fork().apply("correct", payload)
-        if again is not None and again.legal:
-            return None
-        new = replay.fork().apply("board", {"state": self.game.format_state(fixed)})
-        return self._unjudged if new is not None and new.legal else None
+        return None if again is not None and again.legal else self._unjudged
 
     # --- internals -------------------------------------------------------------------------
     def _require_open(self) -> Replay:

@@ -17,6 +17,7 @@ import pytest
 from counter_game import CounterGame
 
 from companion.errors import InputError
+from companion.games import find_game
 from companion.referee.session import Session
 from companion.referee.store import Store
 
@@ -220,6 +221,24 @@ def test_a_play_the_camera_missed_is_judged_when_the_host_corrects_it(session, s
     # the camera goes on reading b as 0: the correction holds
     assert session.observe((1, 0, 0, 0)) is None and session.agreed_board() == (1, 1, 0, 0)
     same(session, rebuilt(store))
+
+
+def test_a_missed_play_of_two_tiles_takes_two_corrections(store):
+    upwords = find_game("upwords")
+    session = Session(upwords, store)
+    session.start({})
+    empty = upwords.start_state()
+    session.observe(empty)
+    assert session.observe(empty) is None  # AT was played; the camera saw the old board
+    first = session.correct("r4c4", "1A")
+    assert not first.legal and not session.in_sync  # half the play so far
+    second = session.correct("r4c5", "1T")
+    assert second.legal and second.move["words"][0]["word"] == "AT"
+    assert session.agreed_board() == upwords.with_cells(empty, {"r4c4": "1A", "r4c5": "1T"})
+    assert [v["legal"] for v in session.snapshot()["verdicts"]] == [True, True]
+    other = Session(upwords, store)
+    assert other.resume()
+    same(session, other)
 
 
 def test_bad_input_writes_nothing(session, store):
