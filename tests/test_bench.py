@@ -84,5 +84,6 @@ def test_a_whole_game_is_read_as_the_referee_reads_it() -> None:
     assert report["images"] == len(boards) - len(boards) // 2
     assert report["cells"] == 100 * report["images"] and report["unreadable"] == 0
     assert report["played_cells"] >= report["images"]  # every play puts a tile down
+    assert report["stuck"] == 0  # the page set every misread right
     assert report["cell_errors"] <= report["cells"] // 200
     assert len(timer.samples["read (in a game)"]) == len(boards)
