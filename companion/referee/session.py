@@ -259,6 +259,9 @@ class Session:
             if entry.kind == "board":
                 last_frame = entry.payload.get("frame")
                 last_board = self.game.parse_state(entry.payload["state"])
+                fixed = entry.payload.get("corrected")
+                if isinstance(fixed, dict) and fixed.get("raw") is not None:
+                    overrides[fixed["cell"]] = (fixed["raw"], fixed["value"])
             elif entry.kind == "synced":
                 last_frame = entry.payload.get("frame", last_frame)
                 last_board = replay.match.state
@@ -388,7 +391,7 @@ class Session:
         self, state: State, frame: int | None, confidence: Any, corrected: JSON | None = None
     ) -> Verdict | None:
         """Log a settled board, then judge it (an illegal one puts the table out of sync);
-        ``corrected`` names the cells the host set on the page, if any."""
+        ``corrected`` is the host's correction it carries, if any (cell, value, raw)."""
         frame = None if frame is None else int(frame)
         self._unjudged = None
         payload: JSON = {"state": self.game.format_state(state), "frame": frame}
@@ -479,7 +482,7 @@ class Session:
                 self._observed = self._apply_overrides(self._raw)
             if missed is not None:
                 assert self._observed is not None
-                verdict = self._judge_board(self._observed, missed[0], None, {cell: value})
+                verdict = self._judge_board(self._observed, missed[0], None, payload)
             self._resync()
             self._bump()
         self._notify()

@@ -217,10 +217,13 @@ def test_a_play_the_camera_missed_is_judged_when_the_host_corrects_it(session, s
     assert snap["board"]["cells"] == [1, 1, 0, 0] and snap["sync"]["ok"]
     assert [v["legal"] for v in snap["verdicts"]] == [True, True, True]
     entry = store.entries(session.match_id)[-1]
-    assert entry.kind == "board" and entry.payload["corrected"] == {"b": "1"}
-    # the camera goes on reading b as 0: the correction holds
+    assert entry.kind == "board"
+    assert entry.payload["corrected"] == {"cell": "b", "value": "1", "raw": "0"}
+    # the camera goes on reading b as 0: the correction holds, after a restart too
     assert session.observe((1, 0, 0, 0)) is None and session.agreed_board() == (1, 1, 0, 0)
-    same(session, rebuilt(store))
+    again = rebuilt(store)
+    same(session, again)
+    assert again.observe((1, 0, 0, 0)) is None and again.in_sync
 
 
 def test_a_missed_play_of_two_tiles_takes_two_corrections(store):
