@@ -108,20 +108,9 @@ class _Tally:
             tally = self.counts.setdefault(name, [0, 0])
             tally[0] += wrong
             tally[1] += counted
-        for name in (
-            "images",
-            "exact",
-            "unreadable",
-            "covered",
-            "false_moves",
-            "sure_wrong",
-            "asked",
-            "taught",
-            "played",
-            "played_wrong",
-            "stuck",
-        ):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name, value in vars(other).items():
+            if isinstance(value, int):  # every count but the per-kind tallies above
+                setattr(self, name, getattr(self, name) + value)
 
     def report(self) -> dict[str, Any]:
         cells, errors = self.counts.get("cells", [0, 0])[1], self.counts.get("cells", [0, 0])[0]

@@ -52,13 +52,19 @@ def face_change(before: np.ndarray, now: np.ndarray) -> np.ndarray:
     return np.array([np.abs(cv2.blur(d, (STROKE_PX, STROKE_PX))).max() for d in diff], np.float64)
 
 
+def stacks_of(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """The squares that hold a stack and their heights, in square order: where faces are cut."""
+    tiles = np.array([i for i, (h, _) in enumerate(board.squares) if h], np.intp)
+    return tiles, np.array([board.squares[i][0] for i in tiles], np.intp)
+
+
 class FaceMemory:
-    """One agreed board and its tiles' top-face crops, taken where the board's heights put them."""
+    """One agreed board and its tiles' top-face crops, taken where the board's heights put them
+    (in the order of ``stacks_of``)."""
 
     def __init__(self, board: Board, faces: np.ndarray) -> None:
         self.board = board
-        self.tiles = np.array([i for i, (h, _) in enumerate(board.squares) if h], np.intp)
-        self.heights = np.array([board.squares[i][0] for i in self.tiles], np.intp)
+        self.tiles, self.heights = stacks_of(board)
         if len(faces) != len(self.tiles):
             raise ValueError(f"{len(faces)} face crops for {len(self.tiles)} tiles")
         self.faces = np.asarray(faces)

@@ -45,7 +45,7 @@ import numpy as np
 from companion.errors import ProfileError, VisionError
 from companion.games.base import JSON, BoardGeometry, Reader, Reading, State
 from companion.games.upwords.letters import LetterClassifier, find_ink, fit_glyph
-from companion.games.upwords.memory import FaceMemory
+from companion.games.upwords.memory import FaceMemory, stacks_of
 from companion.games.upwords.model import (
     CENTRE,
     EMPTY,
@@ -1013,8 +1013,7 @@ class TileReader(Reader):
         _check_image(frame, self.camera.image_size, "camera frame")
         if not isinstance(state, Board):
             raise TypeError(f"an upwords reader remembers a Board, not {type(state).__name__}")
-        tiles = np.array([i for i, (h, _) in enumerate(state.squares) if h], np.intp)
-        heights = np.array([state.squares[i][0] for i in tiles], np.intp)
+        tiles, heights = stacks_of(state)
         self._memory = FaceMemory(state, self._remembered_faces(frame, heights, tiles))
 
     def _remembered_faces(
