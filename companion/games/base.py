@@ -196,8 +196,14 @@ class Match(ABC):
         Upwords knows every stack's height from history; a camera above the table sees heights
         poorly, so an unchanged letter keeps its known height.  It runs on every reading,
         before the stillness gate compares frames.  Most games trust the camera entirely.
+        Pure: a reading changes nothing in the match (it is no entry of the game log).
         """
         return observed
+
+    def notes_on(self, observed: State) -> list[str]:
+        """What the page should say about this reading beside the match's own summary (Upwords:
+        where the camera's heights disagree with history); pure, like ``reconcile``."""
+        return []
 
     @abstractmethod
     def judge(self, board: State) -> Verdict:

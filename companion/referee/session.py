@@ -198,6 +198,8 @@ class Session:
         """(frame,) while the last settled board is the match's board and was not judged."""
         self._last_frame: int | None = None
         self._last_event_frame: int | None = None
+        self._reading_notes: list[str] = []
+        """What the match says of the camera's latest reading (``Match.notes_on``)."""
         self._version = 0
 
     # --- starting and resuming ---------------------------------------------------------------
@@ -413,7 +415,9 @@ class Session:
         with self._lock:
             if self._replay is None:
                 return state
-            return self._replay.match.reconcile(state)
+            match = self._replay.match
+            self._reading_notes = match.notes_on(state)
+            return match.reconcile(state)
 
     def event(self, ev: JSON, *, frame: int | None = None) -> Verdict | None:
         """A game event from the page or a .jsonl line (``{"event": "pass"}``...); ``frame``
@@ -648,11 +652,18 @@ class Session:
                     "cells": list(self._sync_cells),
                     "message": "" if self._sync_ok else _sentence(self._sync_cells),
                 },
-                "view": match.public_view(),
+                "view": self._public_view(match),
                 "doubt": self._doubt_view(),
                 "verdicts": self.verdicts,
                 "version": self._version,
             }
+
+    def _public_view(self, match: Match) -> JSON:
+        """The match's public view with what it says of the camera's latest reading."""
+        view = match.public_view()
+        if self._reading_notes:
+            view = {**view, "summary": [*view.get("summary", []), *self._reading_notes]}
+        return view
 
     def moves_view(self) -> JSON | None:
         """The player to move's legal moves with the board drawn to show them, or None when

@@ -26,8 +26,10 @@ def _with(board: Board, index: int, square: tuple[int, str]) -> Board:
 def test_an_unchanged_letter_keeps_its_known_height() -> None:
     match, wood = _match_with_stack()
     seen = _with(Board.from_stacks(wood), 42, (4, "W"))  # camera says 4 high
+    before = match.public_view()
     assert match.reconcile(seen) == Board.from_stacks(wood)
-    assert match.height_notes == ["camera reads r4c2 as 4 high, history says 2"]
+    assert match.notes_on(seen) == ["camera reads r4c2 as 4 high, history says 2"]
+    assert match.public_view() == before  # reading the camera changes nothing in the match
 
 
 def test_a_new_letter_is_one_tile_higher_than_before() -> None:

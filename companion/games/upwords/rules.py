@@ -323,11 +323,7 @@ class UpwordsMatch(TableMatch):
     (and any passes or exchanges since, the turn returns to its player) until the next play.
     """
 
-    height_notes: list[str]
-    """What the camera's heights disagreed with at the last reading (shown on the page)."""
-
     def __init__(self, settings: JSON) -> None:
-        self.height_notes = []
         self.settings = match_settings(settings)
         self.names: list[str] = self.settings["names"]
         self.players: int = self.settings["players"]
@@ -384,7 +380,7 @@ class UpwordsMatch(TableMatch):
             "tiles_left": self._tiles_left(table),
             "passes": table.passes,
             "winner": table.winner,
-            "summary": [f"{self._tiles_left(table)} tiles in the bag", *self.height_notes],
+            "summary": [f"{self._tiles_left(table)} tiles in the bag"],
             "actions": [
                 {"event": "pass", "label": "Pass"},
                 {"event": "exchange", "label": "Exchange a tile"},
@@ -394,12 +390,20 @@ class UpwordsMatch(TableMatch):
         }
 
     def reconcile(self, observed: Board) -> Board:
-        """Heights from history where the camera cannot do better.
+        """Heights from history where the camera cannot do better (``_heights_from_history``)."""
+        return self._heights_from_history(observed)[0]
+
+    def notes_on(self, observed: Board) -> list[str]:
+        """Where the camera's heights disagree with history, for the page (three at most)."""
+        return self._heights_from_history(observed)[1][:3]
+
+    def _heights_from_history(self, observed: Board) -> tuple[Board, list[str]]:
+        """The observed board with history's heights, and the squares where they disagree.
 
         A square whose top letter is the one history knows keeps its known height; a square
         with a new letter is one tile higher than before.  The camera's height is kept only
         where it tells of a tile taken off (the letter below showing, one tile lower), which
-        history cannot know; disagreements are listed in ``height_notes`` for the page.
+        history cannot know.
         """
         stacks = self._table.stacks
         squares = list(observed.squares)
@@ -422,8 +426,7 @@ class UpwordsMatch(TableMatch):
                     f"history says {known}"
                 )
             squares[i] = (known, letter)
-        self.height_notes = notes[:3]
-        return Board(tuple(squares))
+        return Board(tuple(squares)), notes
 
     def private_view(self, player: int) -> JSON:
         return {
