@@ -17,9 +17,8 @@ from companion.errors import BoardNotFoundError
 
 DICTIONARY_ID = cv2.aruco.DICT_4X4_50
 CORNER_IDS: tuple[int, int, int, int] = (0, 1, 2, 3)
+"""Any other id is never a corner (``detect`` skips it), so a game may print one on its own card."""
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
-SPINNER_ID = 4
-"""Zombie Labyrinth's spinner card (``games/labyrinth/spinner.py``); never a corner."""
 
 _dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY_ID)
 

@@ -25,7 +25,7 @@ from companion.games.labyrinth.model import (
     spinner_segments,
 )
 from companion.games.labyrinth.reader import TileReader
-from companion.vision.markers import SPINNER_ID, marker_image
+from companion.vision.markers import marker_image
 from companion.vision.synth import Light, Pose, Scene, random_light, random_pose, render_scene
 
 SEGMENTS = spinner_segments()
@@ -92,7 +92,7 @@ def test_the_printable_card_holds_marker_4_and_every_segment() -> None:
     grid = np.zeros((6, 6), bool)
     for x, y in modules:
         grid[round((y - y0) / 5), round((x - x0) / 5)] = True
-    assert np.array_equal(grid, marker_image(SPINNER_ID, 6) < 128)
+    assert np.array_equal(grid, marker_image(card.SPINNER_ID, 6) < 128)
 
 
 def test_the_committed_card_is_what_the_marker_sheet_script_writes(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ of our own design, laid on the spinner base with the arrow's pivot on the disc's
   catalog's lantern colours, then Dr. Bizarre's); segment ``k`` is centred ``k * 360 / n``
   degrees clockwise from the card's top (the side away from the marker);
 - inside the band the card is plain paper round a dark hub at the pivot;
-- ArUco marker 4 (``markers.SPINNER_ID``, the corner markers' dictionary) lies upright below
+- ArUco marker 4 (``SPINNER_ID``, the corner markers' dictionary) lies upright below
   the disc at a fixed place: its four corners give the card's plane in the frame;
 - the arrow is dark; its head reaches into the band, its tail stops short of the outer track.
 
@@ -30,11 +30,15 @@ import cv2
 import numpy as np
 
 from companion.games.svg_text import num
-from companion.vision.markers import DICTIONARY_ID, SPINNER_ID, marker_image
+from companion.vision.markers import DICTIONARY_ID, marker_image
 
 log = logging.getLogger(__name__)
 
 BGR = tuple[int, int, int]
+
+SPINNER_ID = 4
+"""The card's ArUco id: outside the corner markers' ids (``markers.CORNER_IDS``), so finding the
+board's corners never takes the card for one."""
 
 DISC = 1.5
 """The disc's radius (card units: one marker side = 1)."""
