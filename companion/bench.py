@@ -26,7 +26,8 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
-from companion.games.base import Game, Reading, State
+from companion.games.base import Game
+from companion.games.reading import Reading
 from companion.referee.session import DOUBT_BELOW, Session
 from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store
@@ -36,6 +37,7 @@ from companion.vision.calibration import Profile, calibrate
 from companion.vision.pipeline import BoardPipeline
 from companion.vision.synth import Pose, encode_jpeg, random_light, random_pose, render_scene
 
+State = Any  # replaced by the generic bench below
 POSE_TRIES = 5
 KIND_TITLES = {
     "played": "positions from play",
@@ -83,7 +85,7 @@ class _Tally:
         """Count one read image; with ``before``, the board a play turned into ``truth``, also
         the cells that play changed."""
         self.images += 1
-        errors = game.reading_errors(truth, reading.state)
+        errors = game.lab.reading_errors(truth, reading.state)
         for name, (wrong, counted) in errors.items():
             tally = self.counts.setdefault(name, [0, 0])
             tally[0] += wrong
@@ -94,10 +96,10 @@ class _Tally:
         unsure = np.asarray(reading.confidence) < DOUBT_BELOW
         self.asked += int(unsure.sum())
         order = {name: i for i, name in enumerate(game.cells(truth))}
-        wrong = game.wrong_cells(truth, reading.state)
+        wrong = game.lab.wrong_cells(truth, reading.state)
         self.sure_wrong += sum(not unsure[order[name]] for name in wrong)
         if before is not None:
-            played = set(game.wrong_cells(before, truth))
+            played = set(game.lab.wrong_cells(before, truth))
             self.played += len(played)
             self.played_wrong += len(played.intersection(wrong))
         return errors
@@ -165,7 +167,7 @@ def _corrected(
     right = game.cells(truth)
     return sum(
         learner.reader.learn_example(frame, board, name, right[name])
-        for name in game.wrong_cells(truth, reading.state)
+        for name in game.lab.wrong_cells(truth, reading.state)
     )
 
 
@@ -188,7 +190,7 @@ def _read_game(
     agrees with.  Counted, for the later half of the boards: the squares the referee took
     wrong, before the host's corrections (a correction that still holds on later boards is the
     referee's knowledge, as at a table).  None for a game without random players."""
-    boards = game.random_game(rng)
+    boards = game.lab.random_game(rng)
     if not boards:
         return None
     tally = _Tally()
@@ -225,7 +227,7 @@ def _read_game(
                 if session.snapshot()["doubt"] is not None:
                     session.confirm(True)  # then corrected below where it was wrong
                 right = game.cells(truth)
-                for name in game.wrong_cells(truth, taken):
+                for name in game.lab.wrong_cells(truth, taken):
                     session.correct(name, right[name])
                 if session.agreed_board() != truth:
                     # counted, then the game is entered again from its true boards
@@ -250,7 +252,7 @@ def _read_renders(
     camera's played boards, as read ("later") and as read by a second reader of the same
     profile that the host taught on the page by correcting its wrong cells ("corrected")."""
     rng = np.random.default_rng(seed)
-    unseen = game.looks()["unseen"]
+    unseen = game.lab.looks.unseen
     per_pose = max(1, boards // poses)
     tallies: dict[str, _Tally] = {}
     gate = StillnessGate(settle_frames=1)
@@ -262,7 +264,8 @@ def _read_renders(
         learner = BoardPipeline(game, profile)  # the same camera, taught by the page
         for board_index in range(per_pose):
             later = board_index >= per_pose // 2
-            for kind, make in (("played", game.random_state), ("stress", game.stress_state)):
+            lab = game.lab
+            for kind, make in (("played", lab.random_state), ("stress", lab.stress_state)):
                 truth = make(rng)
                 if truth is None:
                     continue
@@ -396,7 +399,7 @@ def run_bench(
                 f"({accuracy['played_wrong'] / played:.4%}); the rest came from memory or "
                 "were read afresh"
             )
-    for line in game.extra_bench(boards=boards, seed=seed):
+    for line in game.lab.extra_bench(boards=boards, seed=seed):
         print(line)
     print(
         f"sample games: {samples['sample_moves_right']}/{samples['sample_moves']} verdicts "

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from companion import __version__
 from companion.errors import CompanionError
-from companion.games import GAME_IDS, find_game
+from companion.games import find_game, game_ids
 
 log = logging.getLogger("companion")
 
@@ -24,14 +24,17 @@ EXIT_ERROR = 2
 VERBOSITY = {"serve": logging.INFO, "render": logging.INFO}
 """Commands that run for long report progress; the others print only results and problems."""
 EXIT_INTERNAL = 70
+DEFAULT_GAME = "amoeba"
+"""What `serve`, `doctor` and `bench` take without --game (README: the Amoeba sample game)."""
 
 
 def _add_game(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
+    ids = game_ids()
     parser.add_argument(
         "--game",
-        choices=GAME_IDS,
+        choices=ids,
         required=required,
-        default=None if required else GAME_IDS[0],
+        default=None if required else (DEFAULT_GAME if DEFAULT_GAME in ids else ids[0]),
         help="which game is on the table",
     )
 

@@ -35,16 +35,16 @@ def _ensure_folder(out: Path) -> None:
 
 def write_boards(game: Game, out: Path, *, count: int, look: str | None, seed: int) -> None:
     """``count`` random positions, each a photo plus one ground-truth line in truth.jsonl."""
-    looks = game.looks()
-    if look is not None and look not in looks["tuned"] + looks["unseen"]:
-        names = ", ".join(looks["tuned"] + looks["unseen"])
+    looks = game.lab.looks
+    if look is not None and look not in looks.all:
+        names = ", ".join(looks.all)
         raise InputError(f"unknown look {look!r} for {game.id}: choose one of {names}")
     _ensure_folder(out)
     rng = np.random.default_rng(seed)
     with (out / "truth.jsonl").open("w", encoding="utf-8") as truth:
         for i in range(count):
-            state = game.random_state(rng)
-            this_look = look or str(rng.choice(looks["unseen"]))
+            state = game.lab.random_state(rng)
+            this_look = look or str(rng.choice(looks.unseen))
             scene = render_scene(
                 game, state, this_look, rng, pose=random_pose(rng), light=random_light(rng)
             )
@@ -64,12 +64,12 @@ def write_sample_game(
     from companion.replay import EVENTS_FILE, referee_input
     from companion.vision.calibration import calibrate
 
-    settings, script = game.sample_script(seed) if scripted is None else scripted
+    settings, script = game.lab.sample_script(seed) if scripted is None else scripted
     _ensure_folder(out)
     for old in out.glob("*.jpg"):
         old.unlink()
     rng = np.random.default_rng(seed)
-    look = game.looks()["unseen"][0]
+    look = game.lab.looks.unseen[0]
     pose = Pose(tilt_deg=14.0, yaw_deg=6.0, fill=0.72)
     light = Light(gradient=0.25, gradient_dir_deg=30.0, noise=1.0)
     board_seed = int(rng.integers(1 << 31))

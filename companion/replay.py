@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from companion.errors import CompanionError, InputError
-from companion.games.base import Game, Reader, Reading
+from companion.games.base import Game
+from companion.games.reading import Reader, Reading
 from companion.referee.session import Session
 from companion.referee.store import Store
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion.bench import _calibrated_pose, _read_game, _Tally, _Timer, run_bench
 from companion.games import find_game
-from companion.games.base import Reading
+from companion.games.reading import Reading
 from companion.referee.session import DOUBT_BELOW
 
 UPWORDS = find_game("upwords")
@@ -54,7 +54,7 @@ def test_a_symmetric_tiles_equal_rotation_is_not_counted_wrong() -> None:
     tally.add(octiles, truth, Reading(seen, np.ones(len(octiles.cells(truth)))))
     report = tally.report()
     assert report["cell_errors"] == 0 and report["sure_errors"] == 0
-    assert octiles.wrong_cells(truth, octiles.with_cells(truth, {space: "2/0"})) == [space]
+    assert octiles.lab.wrong_cells(truth, octiles.with_cells(truth, {space: "2/0"})) == [space]
 
 
 def test_cells_a_play_changed_are_counted_apart() -> None:
@@ -75,9 +75,9 @@ def test_a_whole_game_is_read_as_the_referee_reads_it() -> None:
     """Every board of a self-played game is read under one camera, reconciled with the match
     and remembered once the match holds it; the later half is counted."""
     rng = np.random.default_rng(4)
-    look = UPWORDS.looks()["unseen"][0]
+    look = UPWORDS.lab.looks.unseen[0]
     pose, profile = _calibrated_pose(UPWORDS, look, rng)
-    boards = UPWORDS.random_game(np.random.default_rng(7))
+    boards = UPWORDS.lab.random_game(np.random.default_rng(7))
     timer = _Timer()
     tally = _read_game(UPWORDS, look, pose, profile, np.random.default_rng(7), timer)
     report = tally.report()

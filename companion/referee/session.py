@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import InputError
-from companion.games.base import JSON, Game, Match, State, Verdict
+from companion.games.base import JSON, Game, Match, Verdict
 from companion.referee.store import MatchRecord, Store
+
+State = Any  # replaced by the generic session below
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.games.base import Reading
+from companion.games.reading import Reading
 
 # Mean absolute difference, in grey levels, between consecutive blurred thumbnails of the
 # rectified board.  Sensor noise after the blur stays well under 1; a hand over a fifth of the

@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 
 from companion.errors import BoardNotFoundError, InputError, ProfileError
-from companion.games.base import JSON, Game, Reader
+from companion.games.base import JSON, Game, S
+from companion.games.reading import Reader
 from companion.vision import markers
 from companion.vision.recheck import PositionCheck, make_reference
 from companion.vision.rectify import Rectifier
@@ -268,14 +269,14 @@ class Profile:
             path=name,
         )
 
-    def load_reader(self, game: Game) -> Reader:
+    def load_reader(self, game: Game[S]) -> Reader[S]:
         """The game's reader from this profile; ``ProfileError`` if the profile was made for
         another game or the game refuses its reader settings."""
         label = self.path or "in use"
         if self.game != game.id:
             raise _other_game(label, self.game, game.id)
         try:
-            return game.load_reader(self.reader)
+            return game.reader.from_json(self.reader, game.geometry)
         except ProfileError as err:
             raise _fail(label, f"has reader settings the game refuses ({err})") from None
         except (KeyError, TypeError, ValueError, IndexError) as err:
@@ -394,7 +395,9 @@ def calibrate(game: Game, image: np.ndarray, corners: np.ndarray | None = None) 
         method = "aruco"
     rectifier = Rectifier(area, game.geometry)
     board = rectifier(image)
-    reader = game.learn_reader(board, homography=rectifier.homography, image_size=(width, height))
+    reader = game.reader.learn(
+        board, game.geometry, homography=rectifier.homography, image_size=(width, height)
+    )
     reference = make_reference(board, game.geometry)
     log.info(
         "calibrated %s at %dx%d by %s: corners %s",

@@ -13,7 +13,8 @@ import time
 import numpy as np
 
 from companion.errors import CompanionError, ProfileError
-from companion.games.base import Game, Reading
+from companion.games.base import Game
+from companion.games.reading import Reading
 from companion.vision.calibration import Profile, as_bgr, locate_by_markers
 from companion.vision.recheck import MOVED_CELLS, Drift, PositionCheck
 from companion.vision.rectify import Rectifier

@@ -1,7 +1,7 @@
 """Photo-like camera scenes of any game's board, with the ground truth of where the board lies.
 
-A game only says what its board looks like from straight above (``Game.draw_board``) and what
-stands on it (``Game.raised``: layers at heights above the board); this module puts the board on
+A game only says what its board looks like from straight above (``Lab.draw_board``) and what
+stands on it (``Lab.raised``: layers at heights above the board); this module puts the board on
 a textured table under a pinhole camera (tilted about a random axis, the board turned any way in
 the image), projects each layer through the same camera at its height (so stacks lean and their
 sides show), adds the four ArUco corner markers on the table plane, uneven light, colour cast,
@@ -12,11 +12,13 @@ corners it reports are exact, so a reader can be scored against the truth it was
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
 
-from companion.games.base import Game, Layer, State
+from companion.games.base import Game, S
+from companion.games.lab import Layer
 from companion.vision.markers import CORNER_IDS, marker_image
 
 QUIET = 0.25
@@ -163,7 +165,7 @@ def _rotation(tilt_deg: float, axis_deg: float, yaw_deg: float) -> np.ndarray:
     return rt @ rz
 
 
-def _camera(game: Game, pose: Pose, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+def _camera(game: Game[Any], pose: Pose, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """The pinhole camera of ``pose``: (K, [R | t]) for board points in cells.
 
     K has its principal point at the frame's centre, as a real sensor does.  With
@@ -260,7 +262,7 @@ def _height_homography(projection: np.ndarray, height: float) -> np.ndarray:
     return h / h[2, 2]
 
 
-def _tray_points(game: Game) -> np.ndarray:
+def _tray_points(game: Game[Any]) -> np.ndarray:
     geo = game.geometry
     m = geo.margin
     return np.array(
@@ -296,7 +298,7 @@ def _paste_layers(
     projection: np.ndarray,
     ppc: int,
     ratio: float,
-    game: Game,
+    game: Game[Any],
     size: tuple[int, int],
 ) -> None:
     """Project each raised layer at its height and composite it over the canvas, lowest first.
@@ -356,7 +358,11 @@ def _table_texture(table: Table, rng: np.random.Generator, span: float, px: int)
 
 
 def _draw_markers(
-    canvas: np.ndarray, game: Game, h: np.ndarray, size: tuple[int, int], rng: np.random.Generator
+    canvas: np.ndarray,
+    game: Game[Any],
+    h: np.ndarray,
+    size: tuple[int, int],
+    rng: np.random.Generator,
 ) -> dict[int, np.ndarray]:
     """The four markers on white paper, innermost marker corner on the tray's outer corner."""
     tray = _tray_points(game)
@@ -468,8 +474,8 @@ def _light(canvas: np.ndarray, light: Light, rng: np.random.Generator) -> np.nda
 
 
 def render_scene(
-    game: Game,
-    state: State,
+    game: Game[S],
+    state: S,
     look: str,
     rng: np.random.Generator,
     *,
@@ -514,7 +520,7 @@ def render_scene(
 
     placed = _draw_markers(canvas, game, h, size, still) if markers else {}
 
-    board = game.draw_board(state, look, still, px_per_cell=ppc).astype(np.float32)
+    board = game.lab.draw_board(state, look, still, px_per_cell=ppc).astype(np.float32)
     ratio = ppc / cell_img
     if ratio > 1.0:
         board = cv2.GaussianBlur(board, (0, 0), 0.5 * ratio)
@@ -525,7 +531,7 @@ def render_scene(
     contact = cv2.GaussianBlur(footprint, (0, 0), max(cell_img * 0.15, 1.0))
     canvas *= (1.0 - 0.4 * contact)[..., None]
     _paste(canvas, board, to_board, size)
-    for image, item_corners in game.table_items(state, look, still, px_per_cell=ppc):
+    for image, item_corners in game.lab.table_items(state, look, still, px_per_cell=ppc):
         item = image.astype(np.float32)
         if ratio > 1.0:
             item = cv2.GaussianBlur(item, (0, 0), 0.5 * ratio)
@@ -533,7 +539,7 @@ def render_scene(
         edges = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) - 0.5
         to_item = cv2.getPerspectiveTransform(edges, np.asarray(item_corners, np.float32))
         _paste(canvas, item, h @ to_item, size)
-    layers = game.raised(state, look, still, px_per_cell=ppc)
+    layers = game.lab.raised(state, look, still, px_per_cell=ppc)
     _paste_layers(canvas, layers, projection, ppc, ratio, game, size)
 
     if hand is not None:

@@ -103,7 +103,7 @@ def test_a_hand_at_the_tray_edge_marks_the_board_covered() -> None:
 def test_learns_either_start_phase_and_reads_it_back() -> None:
     for phase in (0, 1):
         tray = Tray.start(phase)
-        board = GAME.draw_board(tray, "classic", np.random.default_rng(phase), px_per_cell=32)
+        board = GAME.lab.draw_board(tray, "classic", np.random.default_rng(phase), px_per_cell=32)
         reader = TileReader.learn(board, GEO)
         assert reader.read(board).state == tray
 
@@ -143,7 +143,7 @@ def test_bad_profile_params_are_refused(params: dict) -> None:
 
 def test_calibration_refuses_an_image_without_the_start_pattern() -> None:
     rng = np.random.default_rng(4)
-    board = GAME.draw_board(_random_tray(rng), "classic", rng, px_per_cell=32)
+    board = GAME.lab.draw_board(_random_tray(rng), "classic", rng, px_per_cell=32)
     with pytest.raises(VisionError):
         TileReader.learn(board, GEO)
     with pytest.raises(VisionError):

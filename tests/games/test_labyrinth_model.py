@@ -177,16 +177,16 @@ def test_bench_tallies_layout_figures_and_discs_apart() -> None:
     from companion.games.labyrinth import LabyrinthGame
 
     game = LabyrinthGame()
-    truth = game.random_state(np.random.default_rng(3))
-    same = game.reading_errors(truth, truth)
+    truth = game.lab.random_state(np.random.default_rng(3))
+    same = game.lab.reading_errors(truth, truth)
     assert all(wrong == 0 for wrong, _ in same.values())
     assert same["layout"][1] == len(truth.layout)
     assert same["cells"][1] == same["figures"][1] + same["discs"][1]
     colour, space = sorted(truth.character_map.items())[0]
     other = next(s for s in game.cell_choices(colour) if s and s != space)
     moved = game.with_cells(truth, {colour: other, sorted(truth.discs)[0]: ""})
-    errors = game.reading_errors(truth, moved)
+    errors = game.lab.reading_errors(truth, moved)
     assert (errors["figures"][0], errors["discs"][0], errors["layout"][0]) == (1, 1, 0)
     first, *rest = truth.layout
     turned = replace(truth, layout=(replace(first, rotation=(first.rotation + 1) % 4), *rest))
-    assert game.reading_errors(truth, turned)["layout"][0] == 1
+    assert game.lab.reading_errors(truth, turned)["layout"][0] == 1

@@ -57,9 +57,9 @@ def test_an_unknown_segment_is_refused_in_one_line(bad: object) -> None:
 def test_reading_errors_tally_the_spinner_apart() -> None:
     board = start()
     seen = replace(board, spinner="red")
-    assert GAME.reading_errors(board, board)["spinner"] == (0, 1)
-    assert GAME.reading_errors(board, seen)["spinner"] == (1, 1)
-    assert GAME.reading_errors(seen, seen) == {
+    assert GAME.lab.reading_errors(board, board)["spinner"] == (0, 1)
+    assert GAME.lab.reading_errors(board, seen)["spinner"] == (1, 1)
+    assert GAME.lab.reading_errors(seen, seen) == {
         "cells": (0, len(GAME.cells(board)) - 12),
         "figures": (0, 5),
         "discs": (0, len(GAME.cells(board)) - 17),
@@ -140,9 +140,9 @@ def test_a_card_cut_off_by_the_frame_is_not_read() -> None:
 def test_a_board_without_spinner_lays_nothing_on_the_table() -> None:
     rng = np.random.default_rng(5)
     before = rng.bit_generator.state
-    assert GAME.table_items(start(), "slate", rng, px_per_cell=64) == []
+    assert GAME.lab.table_items(start(), "slate", rng, px_per_cell=64) == []
     assert rng.bit_generator.state == before  # so renders without a spinner stay as they were
-    ((image, corners),) = GAME.table_items(replace(start(), spinner="red"), "slate", rng)
+    ((image, corners),) = GAME.lab.table_items(replace(start(), spinner="red"), "slate", rng)
     x0, y0, x1, y1 = card.CARD
     assert image.shape[1] / image.shape[0] == pytest.approx((x1 - x0) / (y1 - y0))
     assert corners[:, 0].min() > GEOMETRY.cols + GEOMETRY.margin  # beside the tray, not on it

@@ -24,7 +24,7 @@ def _routes(svg: str) -> list[ET.Element]:
 
 
 def test_after_each_move_the_marks_hold_the_path_the_runner_took() -> None:
-    settings, script = GAME.sample_script(2)
+    settings, script = GAME.lab.sample_script(2)
     match = GAME.new_match(settings)
     moves_checked = 0
     for item in script:
@@ -53,7 +53,7 @@ def test_after_each_move_the_marks_hold_the_path_the_runner_took() -> None:
 
 
 def test_an_illegal_board_marks_the_path_its_runner_would_take_across_the_new_tile() -> None:
-    settings, script = GAME.sample_script(2)
+    settings, script = GAME.lab.sample_script(2)
     match = GAME.new_match(settings)
     match.judge(GAME.parse_state(script[0]))
     old, move = match.state, match.legal_moves()[0]
@@ -77,7 +77,7 @@ def test_an_illegal_board_marks_the_path_its_runner_would_take_across_the_new_ti
 
 
 def test_the_switch_tile_is_named_and_ringed_in_the_pocket_and_drawn_when_it_is_empty() -> None:
-    settings, script = GAME.sample_script(2)
+    settings, script = GAME.lab.sample_script(2)
     match = GAME.new_match(settings)
     assert "switch" not in match.board_marks()
     first = GAME.parse_state(script[0])
@@ -95,7 +95,7 @@ def test_the_switch_tile_is_named_and_ringed_in_the_pocket_and_drawn_when_it_is_
 
 
 def test_show_me_my_moves_lists_and_marks_exactly_the_legal_moves() -> None:
-    settings, script = GAME.sample_script(2)
+    settings, script = GAME.lab.sample_script(2)
     match = GAME.new_match(settings)
     drawn = ringed_only = 0
     for item in script:
@@ -135,7 +135,7 @@ def test_show_me_my_moves_lists_and_marks_exactly_the_legal_moves() -> None:
 
 
 def test_no_moves_view_before_the_set_up_board() -> None:
-    settings, _ = GAME.sample_script(2)
+    settings, _ = GAME.lab.sample_script(2)
     match = GAME.new_match(settings)
     assert match.moves_view() is None
     assert match.board_marks() == {}

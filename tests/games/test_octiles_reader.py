@@ -202,4 +202,4 @@ def test_a_three_player_start_with_two_tiles_up_calibrates_and_reads() -> None:
             GAME, state, "kadon", rng, pose=pose, board_seed=9, light=random_light(rng)
         )
         reading, _ = pipeline.read(frame.image)
-        assert GAME.reading_errors(state, reading.state)["cells"][0] == 0
+        assert GAME.lab.reading_errors(state, reading.state)["cells"][0] == 0

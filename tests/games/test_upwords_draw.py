@@ -10,7 +10,7 @@ import pytest
 
 from companion.errors import InputError
 from companion.games import find_game
-from companion.games.base import Layer
+from companion.games.lab import Layer
 from companion.games.upwords import draw, fonts
 from companion.games.upwords.model import LETTERS, SIZE, TILE_THICKNESS, Board
 from companion.vision.synth import Light, Pose, render_scene

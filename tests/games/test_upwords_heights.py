@@ -144,7 +144,7 @@ def height_error(tilt: float, seed: int) -> tuple[int, int]:
             homography=rectifier.homography,
             image_size=FRAME,
         )
-        board = GAME.stress_state(rng)
+        board = GAME.lab.stress_state(rng)
         scene = synth.render_scene(GAME, board, look, rng, pose=pose, board_seed=still)
         got = reader.read_frame(scene.image).state
         for (height, _), (seen, _) in zip(board.squares, got.squares, strict=True):

@@ -17,14 +17,14 @@ GAME = find_game("upwords")
 
 def _crops(look: str, seed: int, count: int) -> list[tuple[str, np.ndarray]]:
     rng = np.random.default_rng(seed)
-    truth = GAME.stress_state(rng)
+    truth = GAME.lab.stress_state(rng)
     scene = render_scene(GAME, truth, look, rng, pose=random_pose(rng))
     return face_crops(scene.plane_homography, truth, scene.image)[:count]
 
 
 def test_face_crops_hold_the_true_letters() -> None:
     ours = LetterClassifier()
-    crops = _crops(GAME.looks()["unseen"][0], 4, 40)
+    crops = _crops(GAME.lab.looks.unseen[0], 4, 40)
     assert len(crops) == 40
     right = sum(ours.read(crop).letter == letter for letter, crop in crops)
     assert right >= 39
@@ -33,7 +33,7 @@ def test_face_crops_hold_the_true_letters() -> None:
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="the tesseract program is missing")
 def test_our_letter_reader_is_ahead_of_tesseract_on_the_same_crops() -> None:
     ours = LetterClassifier()
-    crops = _crops(GAME.looks()["unseen"][1], 9, 10)
+    crops = _crops(GAME.lab.looks.unseen[1], 9, 10)
     mine = sum(ours.read(crop).letter == letter for letter, crop in crops)
     theirs = sum(tesseract_letter(crop) == letter for letter, crop in crops)
     assert mine > theirs or mine == len(crops)

@@ -57,6 +57,6 @@ def test_played_boards_reach_towers_and_the_second_half_of_a_game() -> None:
 def test_the_game_renders_played_boards_and_keeps_random_stacks_for_stress() -> None:
     game = UpwordsGame()
     rng = np.random.default_rng(3)
-    played, stress = game.random_state(rng), game.stress_state(rng)
+    played, stress = game.lab.random_state(rng), game.lab.stress_state(rng)
     assert all(word in WORDS for word in runs(played))
     assert sum(h > 0 for h, _ in stress.squares) > 40

@@ -12,7 +12,7 @@ GAME = find_game("upwords")
 
 
 def _verdicts(tmp_path: Path) -> list[dict]:
-    settings, script = GAME.sample_script(3)
+    settings, script = GAME.lab.sample_script(3)
     path = tmp_path / "game.jsonl"
     lines = [{"event": "players", **settings}, *script]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))

@@ -7,17 +7,22 @@ the counters add up to ``target``.  ``{"event": "pass"}`` passes the turn, ``{"e
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import ClassVar
 
 import numpy as np
 
 from companion.errors import InputError
-from companion.games.base import JSON, BoardGeometry, Game, Match, Reader, Verdict
+from companion.games.base import JSON, BoardGeometry, Game, Match, Verdict
+from companion.games.lab import Lab, Looks
+from companion.games.reading import Reader
+
+Counters = tuple[int, ...]
 
 CELLS = ("a", "b", "c", "d")
 
 
-class CounterMatch(Match):
+class CounterMatch(Match[Counters]):
     def __init__(self, settings: JSON) -> None:
         self.names: list[str] = settings["names"]
         self.target: int = settings["target"]
@@ -89,7 +94,7 @@ class CounterMatch(Match):
         return {"title": "Secret", "items": [{"label": f"secret of {self.names[player]}"}]}
 
 
-class CounterGame(Game):
+class CounterGame(Game[Counters]):
     id: ClassVar[str] = "counter"
     title: ClassVar[str] = "Counter"
     geometry: ClassVar[BoardGeometry] = BoardGeometry(cols=4, rows=1)
@@ -119,7 +124,7 @@ class CounterGame(Game):
             out[CELLS.index(name)] = int(value)
         return tuple(out)
 
-    def new_match(self, settings: JSON) -> Match:
+    def new_match(self, settings: JSON) -> Match[Counters]:
         return CounterMatch(self.settings_for(settings))
 
     def settings_for(self, options: JSON) -> JSON:
@@ -130,21 +135,13 @@ class CounterGame(Game):
         out.setdefault("target", 6)
         return out
 
-    def random_state(self, rng: np.random.Generator) -> tuple[int, ...]:
-        return tuple(int(v) for v in rng.integers(0, 5, 4))
-
-    def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
-        states = [(0, 0, 0, 0), (1, 0, 0, 0), (1, 0, 3, 0), (1, 0, 0, 0), (1, 1, 0, 0)]
-        lines = [self.format_state(s) for s in states[:3]] + [{"event": "pass"}]
-        return {"names": ["Ann", "Bob"], "seed": seed}, lines + [
-            self.format_state(s) for s in states[3:]
-        ]
-
-    def learn_reader(self, board: np.ndarray) -> Reader:
+    @property
+    def reader(self) -> type[Reader[Counters]]:
         raise InputError("the counter game has no camera reader")
 
-    def load_reader(self, params: JSON) -> Reader:
-        raise InputError("the counter game has no camera reader")
+    @cached_property
+    def lab(self) -> Lab[Counters]:
+        return CounterLab(self)
 
     def board_svg(
         self, state: tuple[int, ...], *, highlights: tuple[str, ...] = (), marks: JSON | None = None
@@ -154,6 +151,22 @@ class CounterGame(Game):
             for n, v in zip(CELLS, state, strict=True)
         )
         return f"<svg>{cells}</svg>"
+
+
+class CounterLab(Lab[Counters]):
+    @property
+    def looks(self) -> Looks:
+        return Looks(("grey",), ())
+
+    def random_state(self, rng: np.random.Generator) -> tuple[int, ...]:
+        return tuple(int(v) for v in rng.integers(0, 5, 4))
+
+    def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
+        states = [(0, 0, 0, 0), (1, 0, 0, 0), (1, 0, 3, 0), (1, 0, 0, 0), (1, 1, 0, 0)]
+        lines = [self.game.format_state(s) for s in states[:3]] + [{"event": "pass"}]
+        return {"names": ["Ann", "Bob"], "seed": seed}, lines + [
+            self.game.format_state(s) for s in states[3:]
+        ]
 
     def draw_board(
         self, state: tuple[int, ...], look: str, rng: np.random.Generator, *, px_per_cell=96

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.games.base import Reading
+from companion.games.reading import Reading
 from companion.referee.stillness import StillnessGate
 
 N, CELL = 4, 40

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from companion.cli import EXIT_ERROR, main
 from companion.errors import InputError
-from companion.games import GAME_IDS, find_game
+from companion.games import find_game, game_ids
 from companion.setup.mount import CAMERAS, ROOM, Advice, Camera, advise
 
-OVERHEAD = [g for g in GAME_IDS if find_game(g).geometry.tilt_deg[0] == 0]
-BESIDE = [g for g in GAME_IDS if find_game(g).geometry.tilt_deg[0] > 0]
+OVERHEAD = [g for g in game_ids() if find_game(g).geometry.tilt_deg[0] == 0]
+BESIDE = [g for g in game_ids() if find_game(g).geometry.tilt_deg[0] > 0]
 
 
 def project(advice: Advice, points: np.ndarray) -> np.ndarray:

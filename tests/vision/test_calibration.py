@@ -53,7 +53,7 @@ def test_calibrate_with_markers_finds_area_corners(yaw: float) -> None:
         fill=float(rng.uniform(0.5, 0.7)),
         offset=(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))),
     )
-    look = GAME.looks()["tuned"][int(yaw) % 3]
+    look = GAME.lab.looks.tuned[int(yaw) % 3]
     scene = synth.render_scene(
         GAME, GAME.start_state(), look, rng, pose=pose, light=synth.random_light(rng)
     )

@@ -20,12 +20,12 @@ from companion.vision.rectify import Rectifier
 GAME = find_game("amoeba")
 GEO = GAME.geometry
 CELL = GEO.cell_px
-LOOKS = GAME.looks()["tuned"] + GAME.looks()["unseen"]
+LOOKS = GAME.lab.looks.tuned + GAME.lab.looks.unseen
 
 
 def _board(state: Tray, look: str, seed: int) -> np.ndarray:
     """A rectified board straight from the game's drawing (exact rectified geometry)."""
-    return GAME.draw_board(state, look, np.random.default_rng(seed), px_per_cell=CELL)
+    return GAME.lab.draw_board(state, look, np.random.default_rng(seed), px_per_cell=CELL)
 
 
 def _random_tray(seed: int) -> Tray:

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from companion.games.amoeba import AmoebaGame
+from companion.games.amoeba.lab import AmoebaLab
 from companion.games.amoeba.model import Tray
-from companion.games.base import Layer
+from companion.games.lab import Layer
 from companion.vision import markers
 from companion.vision.synth import (
     CAMERA_DISTANCE,
@@ -22,6 +23,7 @@ from companion.vision.synth import (
 )
 
 GAME = AmoebaGame()
+Colour = tuple[int, int, int, int]
 SIZE = (640, 480)
 CLEAN = Light()
 
@@ -138,23 +140,36 @@ def test_board_seed_keeps_the_set_up_still_between_frames() -> None:
     assert not np.array_equal(b, c)
 
 
-class _Blocks(AmoebaGame):
+class _BlocksLab(AmoebaLab):
     """An Amoeba tray with coloured squares floating above it: raised layers to test with."""
 
-    def __init__(self, blocks: list[tuple[float, tuple[int, int], tuple[int, int, int, int]]]):
+    def __init__(self, game: AmoebaGame, blocks: list[tuple[float, tuple[int, int], Colour]]):
+        super().__init__(game)
         self.blocks = blocks
         """(height in cells, (row, col) of the square it lies over, BGRA colour)."""
 
     def raised(self, state, look, rng, *, px_per_cell=96):  # type: ignore[no-untyped-def]
-        side = round((7 + 2 * self.geometry.margin) * px_per_cell)
+        geometry = self.game.geometry
+        side = round((7 + 2 * geometry.margin) * px_per_cell)
         layers = []
         for height, (row, col), colour in self.blocks:
             image = np.zeros((side, side, 4), np.uint8)
-            o = round(self.geometry.margin * px_per_cell)
+            o = round(geometry.margin * px_per_cell)
             y, x = o + row * px_per_cell, o + col * px_per_cell
             image[y : y + px_per_cell, x : x + px_per_cell] = colour
             layers.append(Layer(height, image))
         return layers
+
+
+class _Blocks(AmoebaGame):
+    """Amoeba whose lab draws the blocks above the tray."""
+
+    def __init__(self, blocks: list[tuple[float, tuple[int, int], Colour]]):
+        self._lab = _BlocksLab(self, blocks)
+
+    @property
+    def lab(self) -> _BlocksLab:
+        return self._lab
 
 
 def _render(game: AmoebaGame, pose: Pose, seed: int = 4):  # type: ignore[no-untyped-def]

@@ -62,8 +62,8 @@ class Table:
 
     def show_board(self, state: Any) -> None:
         """Put a drawn top-down view of ``state`` where the camera's latest view would be."""
-        image = self.game.draw_board(
-            state, self.game.looks()["tuned"][0], np.random.default_rng(1), px_per_cell=40
+        image = self.game.lab.draw_board(
+            state, self.game.lab.looks.tuned[0], np.random.default_rng(1), px_per_cell=40
         )
         ok, buf = cv2.imencode(".jpg", image)
         assert ok

@@ -292,7 +292,7 @@ def test_each_games_page_shows_verdicts_and_takes_a_correction(
     from playwright.sync_api import expect
 
     table = Table(tmp_path / "games.sqlite3", game=game_id)
-    settings, script = table.game.sample_script(2)
+    settings, script = table.game.lab.sample_script(2)
     serving = _serve(table, make_app(table))
     url = next(serving)
     try:

@@ -45,7 +45,7 @@ def test_octiles_shows_the_route_and_my_moves(phone_table) -> None:
     from playwright.sync_api import expect
 
     table, page = phone_table
-    settings, script = table.game.sample_script(2)
+    settings, script = table.game.lab.sample_script(2)
     table.session.start(settings)
     _play(table, script[:2])
     show = page.locator("#show-moves")

@@ -25,7 +25,7 @@ def test_octiles_moves_are_listed_and_drawn_for_any_viewer(tmp_path: Path) -> No
     table = Table(tmp_path / "games.sqlite3", game="octiles")
     try:
         viewer = make_app(table).test_client()  # no PIN: the moves are public
-        settings, script = table.game.sample_script(2)
+        settings, script = table.game.lab.sample_script(2)
         table.session.start(settings)
         assert viewer.get("/api/snapshot").get_json()["offers_moves"] is False
         for item in script[:3]:

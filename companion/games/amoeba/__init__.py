@@ -2,21 +2,25 @@
 
 This module only wires the parts to the ``Game`` interface; the parts are
 ``model`` (tray, notation, loops, shape keys), ``deck`` (the cards), ``rules`` (the match),
-``reader`` (image -> tray), ``draw`` (photo-like board looks) and ``svg`` (drawings for the page).
+``reader`` (image -> tray), ``svg`` (drawings for the page), and for the lab ``draw``
+(photo-like board looks), ``script`` (the sample game) and ``lab`` (both behind ``Lab``).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-import numpy as np
+from functools import cached_property
+from typing import TYPE_CHECKING, ClassVar
 
 from companion.errors import InputError
 from companion.games.amoeba.model import SIZE, Tray, cell_name, parse_cell
-from companion.games.base import JSON, BoardGeometry, Game, Match, Reader
+from companion.games.base import JSON, BoardGeometry, Game, Match
+
+if TYPE_CHECKING:
+    from companion.games.lab import Lab
+    from companion.games.reading import Reader
 
 
-class AmoebaGame(Game):
+class AmoebaGame(Game[Tray]):
     """The Amoeba game as the core sees it."""
 
     id: ClassVar[str] = "amoeba"
@@ -61,31 +65,10 @@ class AmoebaGame(Game):
 
         return match_settings(options)
 
-    def new_match(self, settings: JSON) -> Match:
+    def new_match(self, settings: JSON) -> Match[Tray]:
         from companion.games.amoeba.rules import AmoebaMatch
 
         return AmoebaMatch(self.settings_for(settings))
-
-    def random_state(self, rng: np.random.Generator) -> Tray:
-        return Tray(tuple(int(b) for b in rng.integers(0, 2, SIZE * SIZE)))
-
-    def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
-        from companion.games.amoeba.script import sample_script
-
-        return sample_script(seed)
-
-    def learn_reader(
-        self, board: np.ndarray, *, homography: np.ndarray, image_size: tuple[int, int]
-    ) -> Reader:
-        """Flat tiles: the rectified start image is all the reader needs."""
-        from companion.games.amoeba.reader import TileReader
-
-        return TileReader.learn(board, self.geometry)
-
-    def load_reader(self, params: JSON) -> Reader:
-        from companion.games.amoeba.reader import TileReader
-
-        return TileReader.from_json(params, self.geometry)
 
     def board_svg(
         self, state: Tray, *, highlights: tuple[str, ...] = (), marks: JSON | None = None
@@ -94,14 +77,17 @@ class AmoebaGame(Game):
 
         return board_svg(state, highlights=highlights)
 
-    def draw_board(
-        self, state: Tray, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> np.ndarray:
-        from companion.games.amoeba.draw import draw_board
+    @property
+    def reader(self) -> type[Reader[Tray]]:
+        from companion.games.amoeba.reader import TileReader
 
-        return draw_board(state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell)
+        return TileReader
 
-    def looks(self) -> dict[str, list[str]]:
-        from companion.games.amoeba.draw import LOOKS_TUNED, LOOKS_UNSEEN
+    @cached_property
+    def lab(self) -> Lab[Tray]:
+        from companion.games.amoeba.lab import AmoebaLab
 
-        return {"tuned": list(LOOKS_TUNED), "unseen": list(LOOKS_UNSEEN)}
+        return AmoebaLab(self)
+
+
+GAME = AmoebaGame()

@@ -26,7 +26,8 @@ import numpy as np
 
 from companion.errors import ProfileError, VisionError
 from companion.games.amoeba.model import SIZE, Tray
-from companion.games.base import JSON, BoardGeometry, Reader, Reading
+from companion.games.base import JSON, BoardGeometry
+from companion.games.reading import Reader, Reading
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ def _check_geometry(geometry: BoardGeometry) -> None:
         )
 
 
-class TileReader(Reader):
+class TileReader(Reader[Tray]):
     """Reads the 49 tiles; one instance per calibrated camera view."""
 
     def __init__(
@@ -97,8 +98,16 @@ class TileReader(Reader):
 
     # --- calibration ----------------------------------------------------------------------
     @classmethod
-    def learn(cls, board: np.ndarray, geometry: BoardGeometry) -> TileReader:
-        """Learn colours and grid alignment from a rectified image of either start phase."""
+    def learn(
+        cls,
+        board: np.ndarray,
+        geometry: BoardGeometry,
+        *,
+        homography: np.ndarray | None = None,
+        image_size: tuple[int, int] | None = None,
+    ) -> TileReader:
+        """Learn colours and grid alignment from a rectified image of either start phase (flat
+        tiles: the rectified image is all it needs, not where the camera is)."""
         _check_geometry(geometry)
         _check_image(board, geometry)
         kernels = _kernels(geometry.cell_px)

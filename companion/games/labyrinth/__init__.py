@@ -2,24 +2,25 @@
 
 This module only wires the parts to the ``Game`` interface: ``catalog`` (the pieces, a user's
 own file too), ``model`` (layout, joined graph, board state), ``rules`` (the stop-set search,
-spins, Dr. Bizarre, the match), ``reader`` (layout once, then figures and discs), ``draw``,
-``svg`` and ``script`` (the sample game).  Cells, in the reader's confidence order: each
-character colour (the space it stands on, or ""), "bizarre", every disc space of the layout
-("disc" or ""), then every layout position ("r<row>c<col>": "<piece>/<quarter turns>", e.g.
-"p04/2"), so the players can fix a misread layout like any other cell.  The spinner is no cell:
-the page's out-of-sync list would then ask the players to turn the arrow back after an
-illegal move, and a spin the camera misread is undone and entered like any other.  The
-geometry is the default layout's 4 x 3 pieces, one cell a piece.
+spins, Dr. Bizarre, the match), ``reader`` (layout once, then figures and discs), ``svg``, and
+for the lab ``draw``, ``script`` (the sample game) and ``lab``.
+
+Cells, in the reader's confidence order: each character colour (the space it stands on, or
+""), "bizarre", every disc space of the layout ("disc" or ""), then every layout position
+("r<row>c<col>": "<piece>/<quarter turns>", e.g. "p04/2"), so the players can fix a misread
+layout like any other cell.  The spinner is no cell: the page's out-of-sync list would then
+ask the players to turn the arrow back after an illegal move, and a spin the camera misread is
+undone and entered like any other.  The geometry is the default layout's 4 x 3 pieces, one
+cell a piece.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-import numpy as np
+from functools import cached_property
+from typing import TYPE_CHECKING, ClassVar
 
 from companion.errors import InputError
-from companion.games.base import JSON, BoardGeometry, Match, PackagedGame
+from companion.games.base import JSON, BoardGeometry, Game, Match
 from companion.games.labyrinth.catalog import default_catalog
 from companion.games.labyrinth.model import (
     CHARACTER_COLOURS,
@@ -33,17 +34,18 @@ from companion.games.labyrinth.model import (
     parse_board,
     piece_cell,
     piece_value,
-    random_board,
     set_up_board,
 )
+
+if TYPE_CHECKING:
+    from companion.games.lab import Lab
+    from companion.games.reading import Reader
 
 BIZARRE_CELL = "bizarre"
 
 
-class LabyrinthGame(PackagedGame):
+class LabyrinthGame(Game[Board]):
     """The Zombie Labyrinth game as the core sees it."""
-
-    package: ClassVar[str] = "companion.games.labyrinth"
 
     id: ClassVar[str] = "labyrinth"
     title: ClassVar[str] = "Zombie Labyrinth"
@@ -69,27 +71,6 @@ class LabyrinthGame(PackagedGame):
             out[space] = "disc" if space in state.discs else ""
         out.update({piece_cell(p): piece_value(p) for p in state.layout})
         return out
-
-    def reading_errors(self, truth: Board, seen: Board) -> dict[str, tuple[int, int]]:
-        """The issue's two figures apart: layout positions (piece and turns right) and token
-        cells (each figure's space, each disc space's disc); and the spinner, once a board
-        (a segment, or no card in view: a reader must not see a spinner that is not there)."""
-        want, got = self.cells(truth), self.cells(seen)
-        layout = [c for c in want if PIECE_CELL.fullmatch(c)]
-        tokens = [c for c in want if not PIECE_CELL.fullmatch(c)]
-        figures = [c for c in tokens if c in (*CHARACTER_COLOURS, BIZARRE_CELL)]
-        discs = [c for c in tokens if c not in figures]
-        tallies = {
-            name: (sum(want[c] != got.get(c) for c in group), len(group))
-            for name, group in (
-                ("cells", tokens),
-                ("figures", figures),
-                ("discs", discs),
-                ("layout", layout),
-            )
-        }
-        tallies["spinner"] = (int(truth.spinner != seen.spinner), 1)
-        return tallies
 
     def with_cells(self, state: Board, values: dict[str, str]) -> Board:
         """Layout positions first (the figures' and discs' spaces belong to the new layout)."""
@@ -137,20 +118,31 @@ class LabyrinthGame(PackagedGame):
 
         return match_settings(options)
 
-    def new_match(self, settings: JSON) -> Match:
+    def new_match(self, settings: JSON) -> Match[Board]:
         from companion.games.labyrinth.rules import LabyrinthMatch
 
         return LabyrinthMatch(self.settings_for(settings))
 
-    def table_items(
-        self, state: Board, look: str, rng: np.random.Generator, *, px_per_cell: int = 96
-    ) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The spinner card beside the board when the state shows one."""
-        return self._part("draw").table_items(
-            state, look, rng, geometry=self.geometry, px_per_cell=px_per_cell
-        )
+    def board_svg(
+        self, state: Board, *, highlights: tuple[str, ...] = (), marks: JSON | None = None
+    ) -> str:
+        """Marks (``LabyrinthMatch.board_marks``) ring the spun figure's destinations."""
+        from companion.games.labyrinth.svg import board_svg
 
-    def random_state(self, rng: np.random.Generator) -> Board:
-        """A board play can reach on the default labyrinth: figures rest on stopping spaces,
-        never on junctions, which is what the referee is shown (``model.random_board``)."""
-        return random_board(rng, default_layout())
+        destinations = (marks or {}).get("destinations", ())
+        return board_svg(state, highlights=highlights, destinations=destinations)
+
+    @property
+    def reader(self) -> type[Reader[Board]]:
+        from companion.games.labyrinth.reader import TileReader
+
+        return TileReader
+
+    @cached_property
+    def lab(self) -> Lab[Board]:
+        from companion.games.labyrinth.lab import LabyrinthLab
+
+        return LabyrinthLab(self)
+
+
+GAME = LabyrinthGame()

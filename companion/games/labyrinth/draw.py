@@ -23,7 +23,8 @@ import cv2
 import numpy as np
 
 from companion.errors import InputError
-from companion.games.base import BoardGeometry, Layer
+from companion.games.base import BoardGeometry
+from companion.games.lab import Layer
 from companion.games.labyrinth import spinner as card
 from companion.games.labyrinth.catalog import Catalog, default_catalog
 from companion.games.labyrinth.model import (

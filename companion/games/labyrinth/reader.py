@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from companion.errors import InputError, ProfileError, VisionError
-from companion.games.base import JSON, BoardGeometry, Reader, Reading
+from companion.games.base import JSON, BoardGeometry
 from companion.games.labyrinth.catalog import DISC_KINDS, Catalog, default_catalog
 from companion.games.labyrinth.draw import (
     BIZARRE_STAND,
@@ -59,6 +59,7 @@ from companion.games.labyrinth.draw import (
 from companion.games.labyrinth.model import (
     CHARACTER_COLOURS,
     PIECE_CELL,
+    Board,
     Layout,
     Placement,
     corrected_layout,
@@ -69,6 +70,7 @@ from companion.games.labyrinth.model import (
     spinner_segments,
 )
 from companion.games.labyrinth.spinner import SpinnerReader
+from companion.games.reading import Reader, Reading
 from companion.vision.camera import camera_centre as pose_centre
 
 log = logging.getLogger(__name__)
@@ -220,7 +222,7 @@ def read_layout(
 
 
 # --- the reader -------------------------------------------------------------------------------
-class TileReader(Reader):
+class TileReader(Reader[Board]):
     """Reads figures and discs on the labyrinth whose layout it learned."""
 
     def __init__(

@@ -2,19 +2,19 @@
 
 This module only wires the parts to the ``Game`` interface: ``model`` (board graph, positions,
 notation), ``tiles`` (the 18 chord maps), ``paths``, ``rules`` (legal moves, the match),
-``reader`` (image -> position), ``draw`` (photo-like looks, pegs as raised layers), ``svg`` and
-``script`` (the sample game).  Cells, in the reader's confidence order: the 17 spaces
-("down" or "tile/rotation"), the 36 places (a runner's colour or ""), then "pocket".
+``reader`` (image -> position), ``svg``, and for the lab ``draw`` (photo-like looks, pegs as
+raised layers), ``script`` (the sample game) and ``lab``.  Cells, in the reader's confidence
+order: the 17 spaces ("down" or "tile/rotation"), the 36 places (a runner's colour or ""),
+then "pocket".
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-import numpy as np
+from functools import cached_property
+from typing import TYPE_CHECKING, ClassVar
 
 from companion.errors import InputError
-from companion.games.base import JSON, BoardGeometry, Match, PackagedGame
+from companion.games.base import JSON, BoardGeometry, Game, Match
 from companion.games.octiles.model import (
     COLOURS,
     BoardGraph,
@@ -23,7 +23,11 @@ from companion.games.octiles.model import (
     load_board,
     parse_position,
 )
-from companion.games.octiles.tiles import looks, same_face
+from companion.games.octiles.tiles import looks
+
+if TYPE_CHECKING:
+    from companion.games.lab import Lab
+    from companion.games.reading import Reader
 
 POCKET = "pocket"
 
@@ -41,10 +45,8 @@ def _parse_face(cell: str, value: str) -> tuple[int, int] | None:
     raise InputError(f"space {cell} is 'down' or 'tile/rotation' (e.g. 7/3), not {value!r}")
 
 
-class OctilesGame(PackagedGame):
+class OctilesGame(Game[Position]):
     """The Octiles game as the core sees it."""
-
-    package: ClassVar[str] = "companion.games.octiles"
 
     id: ClassVar[str] = "octiles"
     title: ClassVar[str] = "Octiles"
@@ -127,47 +129,22 @@ class OctilesGame(PackagedGame):
 
         return match_settings(options)
 
-    def new_match(self, settings: JSON) -> Match:
+    def new_match(self, settings: JSON) -> Match[Position]:
         from companion.games.octiles.rules import OctilesMatch
 
         return OctilesMatch(self.settings_for(settings))
 
-    def random_state(self, rng: np.random.Generator) -> Position:
-        board = self.board
-        faces = {
-            space: None if rng.random() < 0.3 else (int(rng.integers(1, 19)), int(rng.integers(8)))
-            for space in board.spaces
-        }
-        places = board.places()
-        chosen = rng.choice(len(places), int(rng.integers(0, 16)), replace=False)
-        colours = sorted(COLOURS.values())
-        runners = {places[i]: colours[int(rng.integers(4))] for i in chosen}
-        return Position.make(faces, runners, int(rng.integers(1, 19)))
+    @property
+    def reader(self) -> type[Reader[Position]]:
+        from companion.games.octiles.reader import TileReader
 
-    def wrong_cells(self, truth: Position, seen: Position) -> list[str]:
-        """Spaces by their chords, as ``reading_errors`` counts them; other cells by value."""
-        want, got = self.cells(truth), self.cells(seen)
-        return [
-            cell
-            for cell in want
-            if (
-                not same_face(truth.face(cell), seen.face(cell))
-                if cell in self.board.spaces
-                else want[cell] != got[cell]
-            )
-        ]
+        return TileReader
 
-    def reading_errors(self, truth: Position, seen: Position) -> dict[str, tuple[int, int]]:
-        """Spaces compared by their chords (equivalent rotations of symmetric tiles are equal),
-        runners by place and colour, and the pocket tile."""
-        spaces = sum(not same_face(truth.face(s), seen.face(s)) for s in self.board.spaces)
-        places = self.board.places()
-        want, got = truth.runner_map, seen.runner_map
-        runners = sum(want.get(p) != got.get(p) for p in places)
-        pocket = int(truth.pocket != seen.pocket)
-        return {
-            "cells": (spaces + runners + pocket, len(self.board.spaces) + len(places) + 1),
-            "spaces": (spaces, len(self.board.spaces)),
-            "runner places": (runners, len(places)),
-            "pocket": (pocket, 1),
-        }
+    @cached_property
+    def lab(self) -> Lab[Position]:
+        from companion.games.octiles.lab import OctilesLab
+
+        return OctilesLab(self)
+
+
+GAME = OctilesGame()

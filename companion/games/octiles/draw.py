@@ -23,7 +23,8 @@ import cv2
 import numpy as np
 
 from companion.errors import InputError
-from companion.games.base import BoardGeometry, Layer
+from companion.games.base import BoardGeometry
+from companion.games.lab import Layer
 from companion.games.octiles.model import COLOURS, BoardGraph, Position, load_board
 from companion.games.octiles.tiles import Chords, chords
 

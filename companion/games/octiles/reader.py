@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from companion.errors import ProfileError, VisionError
-from companion.games.base import JSON, BoardGeometry, Reader, Reading
+from companion.games.base import JSON, BoardGeometry
 from companion.games.octiles.draw import (
     HALF,
     PEG_HEIGHT,
@@ -48,6 +48,7 @@ from companion.games.octiles.draw import (
 )
 from companion.games.octiles.model import BoardGraph, Position, load_board
 from companion.games.octiles.tiles import ROTATIONS, TILES, chords
+from companion.games.reading import Reader, Reading
 from companion.vision.camera import camera_centre as pose_centre
 
 log = logging.getLogger(__name__)
@@ -204,7 +205,7 @@ def lean(centre: np.ndarray, base: np.ndarray, height: float) -> np.ndarray:
 
 
 # --- the reader -------------------------------------------------------------------------------
-class TileReader(Reader):
+class TileReader(Reader[Position]):
     """Reads the 17 spaces, the runners and the pocket; one instance per calibrated view."""
 
     def __init__(

@@ -3,17 +3,17 @@
 This module only wires the parts to the ``Game`` interface: ``model`` (board, notation, tile
 set), ``dictionary``, ``rules`` (the match, every turn rule and the scoring), ``inference``
 (which tiles a new board added), ``generator`` (the private rack helper), ``reader`` and
-``letters`` (image -> board), ``draw`` (photo-like looks, tiles as raised layers) and ``svg``.
+``letters`` (image -> board), ``svg`` (drawings for the page), and for the lab ``draw``
+(photo-like looks, tiles as raised layers), ``selfplay``, ``script`` and ``lab``.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-import numpy as np
+from functools import cached_property
+from typing import TYPE_CHECKING, ClassVar
 
 from companion.errors import InputError
-from companion.games.base import JSON, BoardGeometry, Match, PackagedGame
+from companion.games.base import JSON, BoardGeometry, Game, Match
 from companion.games.upwords.model import (
     LETTERS,
     MAX_HEIGHT,
@@ -25,11 +25,13 @@ from companion.games.upwords.model import (
     parse_square,
 )
 
+if TYPE_CHECKING:
+    from companion.games.lab import Lab
+    from companion.games.reading import Reader
 
-class UpwordsGame(PackagedGame):
+
+class UpwordsGame(Game[Board]):
     """The Upwords game as the core sees it."""
-
-    package: ClassVar[str] = "companion.games.upwords"
 
     id: ClassVar[str] = "upwords"
     title: ClassVar[str] = "Upwords"
@@ -80,59 +82,29 @@ class UpwordsGame(PackagedGame):
 
         return match_settings(options)
 
-    def new_match(self, settings: JSON) -> Match:
+    def new_match(self, settings: JSON) -> Match[Board]:
         from companion.games.upwords.rules import UpwordsMatch
 
         return UpwordsMatch(self.settings_for(settings))
 
-    def random_state(self, rng: np.random.Generator) -> Board:
-        """A position from the second half of a game played with random players (``selfplay``):
-        the boards a reader is shown."""
-        from companion.games.upwords.selfplay import played_board
+    def board_svg(
+        self, state: Board, *, highlights: tuple[str, ...] = (), marks: JSON | None = None
+    ) -> str:
+        from companion.games.upwords.svg import board_svg
 
-        return played_board(rng)
+        return board_svg(state, highlights=highlights)
 
-    def random_game(self, rng: np.random.Generator) -> list[Board]:
-        """A whole game of random players choosing among the rack helper's best plays."""
-        from companion.games.upwords.selfplay import played_game
+    @property
+    def reader(self) -> type[Reader[Board]]:
+        from companion.games.upwords.reader import TileReader
 
-        return played_game(rng)
+        return TileReader
 
-    def stress_state(self, rng: np.random.Generator) -> Board:
-        """Any physically possible board: stacks of 1-5 with random top letters, towers beside
-        single tiles far more often than play leaves them."""
-        heights = rng.choice(MAX_HEIGHT + 1, SIZE * SIZE, p=[0.4, 0.25, 0.15, 0.1, 0.06, 0.04])
-        letters = rng.choice(len(LETTERS), SIZE * SIZE)
-        return Board(
-            tuple(
-                (int(h), LETTERS[int(i)]) if h else (0, "")
-                for h, i in zip(heights, letters, strict=True)
-            )
-        )
+    @cached_property
+    def lab(self) -> Lab[Board]:
+        from companion.games.upwords.lab import UpwordsLab
 
-    def reading_errors(self, truth: Board, seen: Board) -> dict[str, tuple[int, int]]:
-        """Squares (letter and height both right), and empty/tile, letter and height apart."""
-        occupancy = letters = heights = tiles = squares = 0
-        for (h, a), (g, b) in zip(truth.squares, seen.squares, strict=True):
-            squares += (h, a) != (g, b)
-            if (h > 0) != (g > 0):
-                occupancy += 1
-            elif h:
-                tiles += 1
-                letters += a != b
-                heights += h != g
-        n = SIZE * SIZE
-        return {
-            "cells": (squares, n),
-            "empty or tile": (occupancy, n),
-            "letters": (letters, tiles),
-            "heights": (heights, tiles),
-        }
+        return UpwordsLab(self)
 
-    def extra_bench(self, *, boards: int, seed: int) -> list[str]:
-        from companion.games.upwords.ocr_bench import compare
 
-        return [
-            "letter reader and Tesseract on the same face crops:",
-            *compare(self, boards=max(2, boards // 10), seed=seed),
-        ]
+GAME = UpwordsGame()

@@ -23,7 +23,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from companion.errors import InputError
-from companion.games.base import BoardGeometry, Layer
+from companion.games.base import BoardGeometry
+from companion.games.lab import Layer
 from companion.games.upwords.fonts import load_font
 from companion.games.upwords.model import CENTRE, MAX_HEIGHT, SIZE, TILE_THICKNESS, Board
 

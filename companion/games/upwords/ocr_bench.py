@@ -57,10 +57,10 @@ def compare(game: Game, *, boards: int, seed: int) -> list[str]:
     ours = LetterClassifier()
     tallies = {"ours": [0, 0, 0.0], "tesseract": [0, 0, 0.0]}
     have_tesseract = shutil.which("tesseract") is not None
-    unseen = game.looks()["unseen"]
+    unseen = game.lab.looks.unseen
     low, high = game.geometry.tilt_deg
     for i in range(boards):
-        truth = game.random_state(rng)
+        truth = game.lab.random_state(rng)
         look = unseen[i % len(unseen)]
         pose = random_pose(rng, max_tilt=high, min_tilt=low)
         scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))

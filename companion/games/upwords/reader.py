@@ -43,7 +43,8 @@ import cv2
 import numpy as np
 
 from companion.errors import ProfileError, VisionError
-from companion.games.base import JSON, BoardGeometry, Reader, Reading, State
+from companion.games.base import JSON, BoardGeometry
+from companion.games.reading import Reader, Reading
 from companion.games.upwords.letters import LetterClassifier, find_ink, fit_glyph
 from companion.games.upwords.memory import FaceMemory, stacks_of
 from companion.games.upwords.model import (
@@ -864,7 +865,7 @@ class SquareRead:
     confidence: float
 
 
-class TileReader(Reader):
+class TileReader(Reader[Board]):
     """Reads the 100 squares; one instance per calibrated camera view."""
 
     follows_board = False  # raised faces are found through the camera's pose: recalibrate
@@ -1007,7 +1008,7 @@ class TileReader(Reader):
         """The board the reader keeps untouched squares of (``remember``), if any."""
         return None if self._memory is None else self._memory.board
 
-    def remember(self, frame: np.ndarray, board: np.ndarray, state: State) -> None:
+    def remember(self, frame: np.ndarray, board: np.ndarray, state: Board) -> None:
         """Keep every tile's top face as this frame shows it: later frames keep the stacks
         whose faces did not change (``memory``).  Only ``read_frame`` uses it."""
         _check_image(frame, self.camera.image_size, "camera frame")
