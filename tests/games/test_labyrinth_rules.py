@@ -321,6 +321,49 @@ def test_bizarre_shown_home_at_once_is_accepted_only_when_unambiguous(pieces_fil
     assert match.kept(2) == ()
 
 
+def test_a_move_changes_only_the_spun_piece_and_the_disc_it_takes(pieces_file):
+    match = start(pieces_file)
+    play(match, "yellow", "b.d1")  # Ann (red) collects d1
+    play(match, "red")  # Bob (yellow) may go to r1
+    state = match.state
+    moved = match.board_after("a.r1")
+
+    def reason(characters, bizarre, discs) -> str:
+        verdict = match.judge(make_board(state.layout, characters, bizarre, discs))
+        assert not verdict.legal and verdict.player == 1
+        assert match.state == state and match.spin == "red"
+        return verdict.reason
+
+    red_only = {"red": "b.d1"}
+    assert reason(red_only, "b.home", state.discs) == "the yellow character is not on a space"
+    assert reason(moved.character_map, "b.home", state.discs | {"b.d1"}) == (
+        "a disc appeared on the disc space on piece b: discs only leave the labyrinth"
+    )
+    assert reason(moved.character_map, "a.p1", state.discs) == (
+        "Dr. Bizarre moves only on his own spin: put him back"
+    )
+    assert reason(state.character_map, "a.p1", state.discs) == (
+        "Dr. Bizarre moves only on his own spin: put him back"
+    )
+    assert match.judge(moved).legal
+
+
+def test_dr_bizarre_must_stand_where_his_spin_lets_him(pieces_file):
+    match = start(pieces_file)
+    play(match, "yellow", "b.d1")  # Ann
+    play(match, BIZARRE)  # Bob spins him
+    state = match.state
+    unseen = make_board(state.layout, state.character_map, None, state.discs)
+    verdict = match.judge(unseen)  # as the camera saw it, not reconciled
+    assert not verdict.legal and verdict.reason == "Dr. Bizarre is not on a space"
+    verdict = match.judge(match.board_after("c.g1"))
+    assert not verdict.legal and verdict.reason == (
+        "the green lantern on piece c is not a character or a purple lantern Dr. Bizarre "
+        "reaches without passing one"
+    )
+    assert match.state == state and match.spin == BIZARRE
+
+
 def test_asked_losses_wait_for_the_players_choice(pieces_file):
     match = start(pieces_file, lose="ask")
     play(match, "yellow", "b.d1")  # Ann

@@ -342,6 +342,18 @@ def test_judge_names_what_is_wrong() -> None:
     assert verdict.extra["switch"] == 12 and match.switch == 12 and match.to_move == 1
 
 
+def test_runners_that_do_not_pair_up_are_named() -> None:
+    match = _started(pocket=7)
+    start = match.state
+    placed = start.with_spaces({"a2": (7, 0)}).with_pocket(12)
+    extra = placed.with_runners({**start.runner_map, "SC3": "blue"})
+    assert match.judge(extra).reason == "an extra runner stands on SC3: take it off"
+    swapped = _after(start, "a2", (7, 0), "@W1", "SB3", 12)
+    swapped = swapped.with_runners({**swapped.runner_map, "SB3": "yellow"})
+    assert match.judge(swapped).reason == "a blue runner left @W1 but a yellow one arrived on SB3"
+    assert match.state == start and match.to_move == 0
+
+
 def test_the_switch_tile_goes_face_up_and_tiles_never_turn_in_place() -> None:
     position = _position({"a2": (7, 0)}, {"SB3": "blue", "SD4": "yellow"})
     match = _started()

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from companion.errors import InputError
@@ -583,56 +583,83 @@ class LabyrinthMatch(TableMatch):
         return verdict, replace(table, spin=None, to_move=nxt)
 
     def _character_move(self, table: _Table, board: Board) -> tuple[Verdict, _Table]:
+        """A board after a colour spin: the spun character moved, nothing else but the disc
+        it took, and Dr. Bizarre left where he was unless the move met him (then he may
+        already be back home)."""
         old = table.board
         graph = self._graph(old)
-        mover = table.to_move
-        colour = self.colours[mover]
+        colour = self.colours[table.to_move]
         spin = table.spin
         assert spin is not None
         start, end = old.where(colour), board.where(colour)
         assert start is not None
-        problem = self._others_moved(old, board, graph, keep=colour)
+        problem = self._character_problem(table, board, start, end)
         if problem:
             return self._illegal(table, problem), table
+        assert end is not None
+        met = self._meets_bizarre(old, colour, start, end, spin)
+        allowed = (old.bizarre, graph.home) if met else (old.bizarre,)
+        if board.bizarre not in allowed:
+            reason = "Dr. Bizarre moves only on his own spin: put him back"
+            return self._illegal(table, reason), table
+        return self._character_moved(table, board, start, end, met)
+
+    def _character_problem(self, table: _Table, board: Board, start: str, end: str | None) -> str:
+        """Why ``board`` is not the spun character's move from ``start`` (empty when it may
+        be): another character moved, it is off the board or did not move, discs changed
+        beyond the one it may take, or the spin does not let it stop on ``end``."""
+        old = table.board
+        graph = self._graph(old)
+        colour = self.colours[table.to_move]
+        problem = self._others_moved(old, board, graph, keep=colour)
+        if problem:
+            return problem
         if end is None:
-            return self._illegal(table, f"the {colour} character is not on a space"), table
+            return f"the {colour} character is not on a space"
         if end == start:
-            reason = self._stray_discs(old, board, graph, None) or (
+            return self._stray_discs(old, board, graph, None) or (
                 "Dr. Bizarre moves only on his own spin: put him back"
                 if board.bizarre != old.bizarre
                 else f"the {colour} character has not moved"
             )
-            return self._illegal(table, reason), table
         stray = self._stray_discs(old, board, graph, end)
         if stray:
-            return self._illegal(table, stray), table
-        options = self._destinations(table, spin)
-        if end not in options:
-            reason = (
+            return stray
+        spin = table.spin
+        assert spin is not None
+        if end not in self._destinations(table, spin):
+            return (
                 f"{graph.describe(end)} is not a {spin} lantern or a disc reachable without "
                 "passing one"
             )
-            return self._illegal(table, reason), table
+        return ""
+
+    def _meets_bizarre(self, board: Board, colour: str, start: str, end: str, spin: str) -> bool:
+        """A move from ``start`` to ``end`` lands on Dr. Bizarre or passes him: every route
+        goes through his space, so with his space walled off ``end`` is no longer a stop the
+        spin reaches (the module's note).  Leaving his space is not meeting him."""
+        bizarre = board.bizarre
+        assert bizarre is not None
+        if bizarre == start:
+            return False
+        if end == bizarre:
+            return True
+        graph = self._graph(board)
+        stops = graph.lanterns(spin) | board.discs
+        return end not in destinations(graph, start, stops, self._walls(board, colour) | {bizarre})
+
+    def _character_moved(
+        self, table: _Table, board: Board, start: str, end: str, met: bool
+    ) -> tuple[Verdict, _Table]:
+        """A legal move played out, in the order the rules take it: a disc lost for meeting
+        Dr. Bizarre (from those held before this move), the disc on ``end`` collected, Dr.
+        Bizarre sent home and whoever stands there losing a disc, then the next player or,
+        with the finish disc, the end."""
+        old = table.board
+        graph = self._graph(old)
+        mover = table.to_move
+        spin = table.spin
         bizarre_at = old.bizarre
-        assert bizarre_at is not None
-        if board.bizarre not in (bizarre_at, graph.home):
-            reason = "Dr. Bizarre moves only on his own spin: put him back"
-            return self._illegal(table, reason), table
-        met = bizarre_at != start and (
-            end == bizarre_at
-            or end
-            not in destinations(
-                graph,
-                start,
-                graph.lanterns(spin) | old.discs,
-                self._walls(old, colour) | {bizarre_at},
-            )
-        )
-        if not met and board.bizarre != bizarre_at:
-            reason = "Dr. Bizarre moves only on his own spin: put him back"
-            return self._illegal(table, reason), table
-        name = self.names[mover]
-        text = f"{name} spins {spin} and goes to {graph.describe(end)}"
         losses: list[JSON] = []
         notes: list[str] = []
         if met:
@@ -640,38 +667,45 @@ class LabyrinthMatch(TableMatch):
             table, note = self._lose(table, mover, f"{how} Dr. Bizarre", losses)
             notes.append(note)
         collected = end in old.discs and not (end == graph.home and bizarre_at == graph.home)
-        discs = old.discs - {end} if collected else old.discs
         if collected:
-            what = (
-                "the finish disc"
-                if end == graph.finish
-                else ("Dr. Bizarre's hoard" if end == graph.home else "the disc there")
-            )
-            text += f" and collects {what}"
-            kept = list(table.kept)
-            kept[mover] = (*kept[mover], end)
-            table = replace(table, kept=tuple(kept))
-        new_bizarre = bizarre_at
-        returning = None
-        if met:
-            new_bizarre, returning = graph.home, bizarre_at
-            if bizarre_at != graph.home:
-                for p, c in enumerate(self.colours):
-                    if board.where(c) == graph.home:
-                        table, note = self._lose(table, p, "stands on his home", losses)
-                        notes.append(note)
-        new_board = make_board(old.layout, board.character_map, new_bizarre, discs, old.spinner)
+            table = self._keep(table, mover, end)
+        if met and bizarre_at != graph.home:
+            table = self._home_losses(table, board.character_map, (), losses, notes)
+        discs = old.discs - {end} if collected else old.discs
+        bizarre = graph.home if met else bizarre_at
+        new_board = make_board(old.layout, board.character_map, bizarre, discs, old.spinner)
         nxt = (mover + 1) % self.players
+        returning = bizarre_at if met else None
         table = replace(table, board=new_board, spin=None, to_move=nxt, returning=returning)
         if collected and end == graph.finish:
             table = self._finish(table)
+        move: JSON = {"character": self.colours[mover], "from": start, "to": end, "spin": spin}
+        log.debug("%s moves %s -> %s", self.names[mover], start, end)
+        return self._move_verdict(table, mover, move, collected, notes, losses), table
+
+    def _move_verdict(
+        self,
+        table: _Table,
+        mover: int,
+        move: JSON,
+        collected: bool,
+        notes: list[str],
+        losses: list[JSON],
+    ) -> Verdict:
+        """The verdict on a legal character ``move``, ``table`` being the table after it."""
+        graph = self._graph(table.board)
+        end = move["to"]
+        text = f"{self.names[mover]} spins {move['spin']} and goes to {graph.describe(end)}"
+        if collected:
+            text += f" and collects {_disc_name(end, graph)}"
         text += "".join(f"; {n}" for n in notes)
+        nxt = table.to_move
         text += f"; {self._result_text(table)}." if table.over else f"; {self.names[nxt]} to spin."
-        verdict = Verdict(
+        return Verdict(
             legal=True,
             reason="move",
             player=mover,
-            move={"character": colour, "from": start, "to": end, "spin": spin},
+            move=move,
             score=1 if collected else 0,
             text=text,
             extra={
@@ -682,10 +716,10 @@ class LabyrinthMatch(TableMatch):
                 "winners": self._winners(table) if table.over else [],
             },
         )
-        log.debug("%s moves %s -> %s", name, start, end)
-        return verdict, table
 
     def _bizarre_move(self, table: _Table, board: Board) -> tuple[Verdict, _Table]:
+        """A board after a Dr. Bizarre spin: only he moved, to a purple lantern or onto a
+        character (or already back home when that can only mean one catch)."""
         old = table.board
         graph = self._graph(old)
         problem = self._others_moved(old, board, graph, keep=None) or self._stray_discs(
@@ -693,34 +727,51 @@ class LabyrinthMatch(TableMatch):
         )
         if problem:
             return self._illegal(table, problem), table
-        start, end = old.bizarre, board.bizarre
-        assert start is not None
+        end = board.bizarre
         if end is None:
             return self._illegal(table, "Dr. Bizarre is not on a space"), table
+        caught_at, problem = self._bizarre_target(table, end)
+        if problem:
+            return self._illegal(table, problem), table
+        return self._bizarre_moved(table, board, end, caught_at)
+
+    def _bizarre_target(self, table: _Table, end: str) -> tuple[str | None, str]:
+        """(the space where Dr. Bizarre, shown on ``end``, catches characters, or None; why
+        ``end`` is not his move, or empty).  Shown home where he cannot stop, he went for the
+        characters he reaches and was put back: accepted when only one space of them is in
+        reach, else the players must show which."""
+        graph = self._graph(table.board)
         options = self._destinations(table, BIZARRE)
-        places = board.character_map
-        caught_at: str | None = None
         if end in options and self._victims(table, end):
-            caught_at = end
-        elif end == graph.home and end not in options:
+            return end, ""
+        if end == graph.home and end not in options:
             reached = sorted(s for s in options if self._victims(table, s))
             if len(reached) == 1:
-                caught_at = reached[0]
-            elif reached:
+                return reached[0], ""
+            if reached:
                 spots = " or ".join(graph.describe(s) for s in reached)
-                reason = (
+                return None, (
                     f"Dr. Bizarre can reach characters on {spots}: show him on the one he goes "
                     "to, then take him home"
                 )
-                return self._illegal(table, reason), table
-        if caught_at is None and end not in options:
-            reason = (
+        if end not in options:
+            return None, (
                 f"{graph.describe(end)} is not a character or a purple lantern Dr. Bizarre "
                 "reaches without passing one"
             )
-            return self._illegal(table, reason), table
+        return None, ""
+
+    def _bizarre_moved(
+        self, table: _Table, board: Board, end: str, caught_at: str | None
+    ) -> tuple[Verdict, _Table]:
+        """Dr. Bizarre's legal move played out: sent to ``end``, or catching the characters on
+        ``caught_at`` (each loses a disc, as does anyone else standing on his home) and going
+        home; then the next player spins."""
+        old = table.board
+        graph = self._graph(old)
         spinner = table.to_move
         name = self.names[spinner]
+        start = old.bizarre
         losses: list[JSON] = []
         notes: list[str] = []
         if caught_at is None:
@@ -733,10 +784,7 @@ class LabyrinthMatch(TableMatch):
             for v in victims:
                 table, note = self._lose(table, v, "is caught", losses)
                 notes.append(note)
-            for p, c in enumerate(self.colours):
-                if p not in victims and places.get(c) == graph.home:
-                    table, note = self._lose(table, p, "stands on his home", losses)
-                    notes.append(note)
+            table = self._home_losses(table, board.character_map, victims, losses, notes)
             new_bizarre, returning = graph.home, caught_at
         new_board = make_board(old.layout, old.character_map, new_bizarre, old.discs, old.spinner)
         nxt = (spinner + 1) % self.players
@@ -756,6 +804,29 @@ class LabyrinthMatch(TableMatch):
             },
         )
         return verdict, table
+
+    def _home_losses(
+        self,
+        table: _Table,
+        places: Mapping[str, str],
+        spared: Collection[int],
+        losses: list[JSON],
+        notes: list[str],
+    ) -> _Table:
+        """Each player but ``spared`` whose character stands on Dr. Bizarre's home (as
+        ``places`` shows them) loses a disc as he comes home."""
+        home = self._graph(table.board).home
+        for player, colour in enumerate(self.colours):
+            if player not in spared and places.get(colour) == home:
+                table, note = self._lose(table, player, "stands on his home", losses)
+                notes.append(note)
+        return table
+
+    def _keep(self, table: _Table, player: int, space: str) -> _Table:
+        """``player`` holds the disc collected on ``space``, last in his collection order."""
+        kept = list(table.kept)
+        kept[player] = (*kept[player], space)
+        return replace(table, kept=tuple(kept))
 
     def _victims(self, table: _Table, space: str) -> list[int]:
         """Players whose characters Dr. Bizarre catches on ``space``."""
@@ -903,6 +974,15 @@ class LabyrinthMatch(TableMatch):
 def _listed(names: list[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _disc_name(space: str, graph: Graph) -> str:
+    """How a collecting move's verdict names the disc taken from ``space``."""
+    if space == graph.finish:
+        return "the finish disc"
+    if space == graph.home:
+        return "Dr. Bizarre's hoard"
+    return "the disc there"
 
 
 def _disc_svg(value: int) -> str:

@@ -555,62 +555,23 @@ class OctilesMatch(TableMatch):
         old = table.position
         side = self.sides[table.to_move]
         colour = COLOURS[side]
-        changed = [
-            s
-            for (s, a), (_, b) in zip(old.spaces, board.spaces, strict=True)
-            if not same_face(a, b)
-        ]
-        if not changed:
-            raise _Illegal("no tile was placed: a turn places the switch tile on one space")
-        if len(changed) > 1:
-            raise _Illegal(
-                f"{len(changed)} spaces changed ({_listed(changed)}): a turn replaces one tile"
-            )
-        space = changed[0]
-        face = board.face(space)
-        removed = old.face(space)
-        if face is None:
-            raise _Illegal(f"the tile on {space} is face down: place the switch tile face up")
+        space = _placed_space(old, board)
+        face, switch = _placed_face(old, board, space, table.switch)
         tile, rotation = face
-        if table.switch is not None and tile != table.switch:
-            raise _Illegal(f"the tile placed is {tile} but the switch tile was {table.switch}")
-        if removed is not None and removed[0] == tile:
-            raise _Illegal(f"the tile on {space} was turned in place: tiles never turn in place")
-        if removed is not None and board.pocket not in (None, removed[0]):
-            raise _Illegal(
-                f"the pocket shows tile {board.pocket} but the tile taken off {space} was "
-                f"{removed[0]}: lay {removed[0]} face up in the pocket"
-            )
-        switch = board.pocket  # the tile taken off, laid face up for the next player
-        if switch is None and removed is not None:
-            switch = removed[0]  # left out of the pocket, but it was face up: history knows it
-        before, after = old.runner_map, board.runner_map
-        left = sorted(p for p in before if after.get(p) != before[p])
-        arrived = sorted(p for p in after if before.get(p) != after[p])
         moves = legal_moves(old, side, tile, self.board)
         same = [m for m in moves if m.space == space and same_face((tile, m.rotation), face)]
-        if not left and not arrived:
+        moved = _moved_runner(old, board)
+        if moved is None:
             loops = [m for m in same if m.from_place == m.to_place]
             if loops:
                 return loops[0], face, switch
             raise _Illegal(
                 f"no runner moved: move one of {colour}'s runners along a path across the new tile"
             )
-        if len(left) != len(arrived):
-            missing = [p for p in left if p not in after]
-            if missing:
-                raise _Illegal(f"a runner is missing from {_listed(missing)}: put it back")
-            extra = [p for p in arrived if p not in before]
-            raise _Illegal(f"an extra runner stands on {_listed(extra)}: take it off")
-        if len(left) > 1:
-            raise _Illegal(f"{len(left)} runners moved ({_listed(left)}): move one runner a turn")
-        start, end = left[0], arrived[0]
-        if before[start] != after[end]:
-            raise _Illegal(
-                f"a {before[start]} runner left {start} but a {after[end]} one arrived on {end}"
-            )
-        if before[start] != colour:
-            raise _Illegal(f"{before[start]}'s runner moved but it is {colour}'s turn")
+        start, end = moved
+        runner = old.runner_map[start]
+        if runner != colour:
+            raise _Illegal(f"{runner}'s runner moved but it is {colour}'s turn")
         found = [m for m in same if m.from_place == start and m.to_place == end]
         if found:
             return found[0], face, switch
@@ -770,6 +731,71 @@ class OctilesMatch(TableMatch):
 
 class _Illegal(Exception):
     """A board that is not a legal move; the message is the verdict's reason."""
+
+
+def _placed_space(old: Position, board: Position) -> str:
+    """The one space whose tile a turn replaced; ``_Illegal`` when none or several changed
+    (a symmetric tile read in an equal-looking rotation is no change)."""
+    changed = [
+        s for (s, a), (_, b) in zip(old.spaces, board.spaces, strict=True) if not same_face(a, b)
+    ]
+    if not changed:
+        raise _Illegal("no tile was placed: a turn places the switch tile on one space")
+    if len(changed) > 1:
+        raise _Illegal(
+            f"{len(changed)} spaces changed ({_listed(changed)}): a turn replaces one tile"
+        )
+    return changed[0]
+
+
+def _placed_face(
+    old: Position, board: Position, space: str, switch: int | None
+) -> tuple[tuple[int, int], int | None]:
+    """The face placed on ``space`` and the next player's switch tile; ``_Illegal`` unless it
+    is the switch tile (when known), face up, not the old tile turned in place, and the
+    pocket shows the tile taken off when that tile was face up (then the pocket is checkable)."""
+    face = board.face(space)
+    removed = old.face(space)
+    if face is None:
+        raise _Illegal(f"the tile on {space} is face down: place the switch tile face up")
+    tile = face[0]
+    if switch is not None and tile != switch:
+        raise _Illegal(f"the tile placed is {tile} but the switch tile was {switch}")
+    if removed is None:
+        return face, board.pocket  # a face-down tile came off: only the pocket can say which
+    if removed[0] == tile:
+        raise _Illegal(f"the tile on {space} was turned in place: tiles never turn in place")
+    if board.pocket not in (None, removed[0]):
+        raise _Illegal(
+            f"the pocket shows tile {board.pocket} but the tile taken off {space} was "
+            f"{removed[0]}: lay {removed[0]} face up in the pocket"
+        )
+    return face, removed[0]  # left out of the pocket, but it was face up: history knows it
+
+
+def _moved_runner(old: Position, board: Position) -> tuple[str, str] | None:
+    """(where the one moved runner left, where it arrived), None when no runner moved;
+    ``_Illegal`` when runners went missing or appeared, several moved, or the one that
+    arrived is not the one that left."""
+    before, after = old.runner_map, board.runner_map
+    left = sorted(p for p in before if after.get(p) != before[p])
+    arrived = sorted(p for p in after if before.get(p) != after[p])
+    if not left and not arrived:
+        return None
+    if len(left) != len(arrived):
+        missing = [p for p in left if p not in after]
+        if missing:
+            raise _Illegal(f"a runner is missing from {_listed(missing)}: put it back")
+        extra = [p for p in arrived if p not in before]
+        raise _Illegal(f"an extra runner stands on {_listed(extra)}: take it off")
+    if len(left) > 1:
+        raise _Illegal(f"{len(left)} runners moved ({_listed(left)}): move one runner a turn")
+    start, end = left[0], arrived[0]
+    if before[start] != after[end]:
+        raise _Illegal(
+            f"a {before[start]} runner left {start} but a {after[end]} one arrived on {end}"
+        )
+    return start, end
 
 
 def _listed(names: list[str] | tuple[str, ...]) -> str:
