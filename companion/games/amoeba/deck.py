@@ -3,7 +3,8 @@
 The original 1975 card list is lost (games/amoeba.md), so people who own the real cards must be
 able to describe them in their own file of the same form: ``{"cards": [{"id", "points", "key"},
 ...]}``.  Only ``id``, ``points`` and ``key`` are read; the drawing and the mirror partner are
-derived from the key so a hand-written file cannot contradict itself.
+derived from the key so a hand-written file cannot contradict itself.  The file is read once,
+when a game is set up (``read_deck``); the game's settings keep what it held (``deck_of``).
 """
 
 from __future__ import annotations
@@ -46,15 +47,30 @@ class Card:
 
 def load_deck(path: str | Path | None = None) -> tuple[Card, ...]:
     """The shipped deck (``path`` None) or a user's deck file, cards in file order."""
-    if path is None:
-        text = resources.files("companion.games.amoeba").joinpath("deck.json").read_text("utf-8")
-        return _parse(text, "the built-in amoeba deck")
+    return deck_of(None if path is None else read_deck(path))
+
+
+def read_deck(path: str | Path) -> dict[str, Any]:
+    """What a user's deck file holds, as JSON: a match's settings keep this rather than the
+    path, so a game record replays on any machine and a later edit of the file changes no
+    past game.  Checked to be a deck, so a bad file is reported, naming it, when it is read."""
     where = Path(path)
     try:
         text = where.read_text(encoding="utf-8")
     except OSError as err:
         raise InputError(f"cannot read deck file {where}: {err.strerror or err}") from err
-    return _parse(text, f"deck file {where}")
+    data = _json(text, f"deck file {where}")
+    _cards(data, f"deck file {where}")
+    return data
+
+
+def deck_of(data: Any | None, where: str = "the 'deck' setting") -> tuple[Card, ...]:
+    """The shipped deck (``data`` None) or the cards of a deck's JSON (``read_deck``'s), in
+    file order; ``InputError`` naming ``where`` and the first thing wrong."""
+    if data is None:
+        text = resources.files("companion.games.amoeba").joinpath("deck.json").read_text("utf-8")
+        return _cards(_json(text, "the built-in amoeba deck"), "the built-in amoeba deck")
+    return _cards(data, where)
 
 
 def card_by_key(deck: tuple[Card, ...]) -> dict[ShapeKey, Card]:
@@ -62,11 +78,14 @@ def card_by_key(deck: tuple[Card, ...]) -> dict[ShapeKey, Card]:
     return {card.key: card for card in deck}
 
 
-def _parse(text: str, where: str) -> tuple[Card, ...]:
+def _json(text: str, where: str) -> Any:
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as err:
         raise InputError(f"{where} is not JSON ({err.msg}, line {err.lineno})") from err
+
+
+def _cards(data: Any, where: str) -> tuple[Card, ...]:
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list) or not data["cards"]:
         raise InputError(f"{where} has no 'cards': expected {{\"cards\": [{{id, points, key}}]}}")
     cards: list[Card] = []

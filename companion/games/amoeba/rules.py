@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, replace
 
 from companion.errors import InputError
-from companion.games.amoeba.deck import Card, card_by_key, load_deck
+from companion.games.amoeba.deck import Card, card_by_key, deck_of, read_deck
 from companion.games.amoeba.model import SIZE, Tray, cell_name, loops
 from companion.games.base import JSON, TableMatch, Verdict
 from companion.games.settings import is_int, player_settings
@@ -29,7 +29,8 @@ def match_settings(options: JSON) -> JSON:
 
     Keys: ``players`` 2-4 (default: the number of ``names``, else 2), ``names``, ``seed`` (chosen
     here when missing), ``deal`` (True: the companion shuffles and deals; False: players enter
-    the cards they hold with ``hand`` events), ``deck`` (a deck file, None for the built-in one),
+    the cards they hold with ``hand`` events), ``deck`` (None for the built-in deck; a deck
+    file's path is read here and the settings keep what it holds, see ``_deck_setting``),
     ``target`` (points to win, 50) and ``first`` (index of the first mover).  Other keys are
     passed through untouched for the core.
     """
@@ -40,9 +41,7 @@ def match_settings(options: JSON) -> JSON:
         raise InputError(f"'deal' must be true or false, not {deal!r}")
     deck = options.get("deck")
     if deck is not None:
-        if not isinstance(deck, str) or not deck:
-            raise InputError(f"'deck' must be the path of a deck file, not {deck!r}")
-        load_deck(deck)  # a bad file is reported when the game is set up, not mid-game
+        deck = _deck_setting(deck)
     target = options.get("target", DEFAULT_TARGET)
     if not is_int(target) or target < 1:
         raise InputError(f"'target' must be a positive number of points, not {target!r}")
@@ -53,6 +52,20 @@ def match_settings(options: JSON) -> JSON:
         target=target,
     )
     return out
+
+
+def _deck_setting(deck: object) -> JSON:
+    """A user's deck as the settings hold it: the JSON of the deck file, not its path, so the
+    match never reads a file and its record replays anywhere.  A path (given on the command
+    line, or kept in settings stored before decks were held this way) is read now, when the
+    game is set up; content already held is checked again.  A bad deck is reported here, not
+    mid-game."""
+    if isinstance(deck, str) and deck:
+        return read_deck(deck)
+    if isinstance(deck, dict):
+        deck_of(deck)
+        return deck
+    raise InputError(f"'deck' must be the path of a deck file, not {deck!r}")
 
 
 @dataclass(frozen=True)
@@ -87,7 +100,7 @@ class AmoebaMatch(TableMatch):
         self.players: int = self.settings["players"]
         self.target: int = self.settings["target"]
         self.deal: bool = self.settings["deal"]
-        self.deck = load_deck(self.settings["deck"])
+        self.deck = deck_of(self.settings["deck"])
         self._cards = {card.id: card for card in self.deck}
         self._by_key = card_by_key(self.deck)
         ids = [card.id for card in self.deck]

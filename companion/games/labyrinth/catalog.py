@@ -2,7 +2,8 @@
 
 Nobody has published the real pieces (games/labyrinth.md), so the package ships a designed set
 (``pieces.json``) and a user with the real box describes his own pieces in a file of the same
-form.  The file is JSON::
+form, read once when a game is set up (``read_catalog``): the game's settings keep what it held
+(``catalog_of``).  The file is JSON::
 
     {"colours": ["red", "yellow", "green", "blue", "purple"],
      "pieces": [{"id": "p01", "name": "Start", "code": 1,
@@ -158,22 +159,38 @@ def default_catalog() -> Catalog:
 
 def load_catalog(path: str | Path | None = None) -> Catalog:
     """The built-in catalog (``path`` None) or a user's piece file."""
-    if path is None:
-        return default_catalog()
+    return catalog_of(None if path is None else read_catalog(path))
+
+
+def read_catalog(path: str | Path) -> dict[str, Any]:
+    """What a user's piece file holds, as JSON: a match's settings keep this rather than the
+    path, so a game record replays on any machine and a later edit of the file changes no
+    past game.  Checked to be a catalog, so a bad file is reported, naming it, when it is
+    read."""
     where = Path(path)
     try:
         text = where.read_text(encoding="utf-8")
     except OSError as err:
         raise InputError(f"cannot read piece file {where}: {err.strerror or err}") from err
-    return parse_catalog(text, f"piece file {where}")
+    data = _json(text, f"piece file {where}")
+    _catalog(data, f"piece file {where}")
+    return data
+
+
+def catalog_of(data: Any | None, where: str = "the 'pieces' setting") -> Catalog:
+    """The built-in catalog (``data`` None) or the one a piece file's JSON describes (as
+    ``read_catalog`` gives it and match settings hold it)."""
+    return default_catalog() if data is None else _catalog(data, where)
 
 
 def parse_catalog(text: str, where: str = "the piece file") -> Catalog:
     """A catalog from JSON text; ``InputError`` naming the first thing wrong."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(f"{where} is not JSON ({err.msg}, line {err.lineno})") from err
+    return _catalog(_json(text, where), where)
+
+
+def _catalog(data: Any, where: str) -> Catalog:
+    """A catalog from a piece file's parsed JSON; ``InputError`` naming the first thing
+    wrong."""
     if not isinstance(data, dict) or not isinstance(data.get("pieces"), list) or not data["pieces"]:
         raise InputError(f'{where} has no "pieces": expected {{"colours": [...], "pieces": [...]}}')
     colours = data.get("colours", list(DEFAULT_COLOURS))
@@ -201,6 +218,13 @@ def parse_catalog(text: str, where: str = "the piece file") -> Catalog:
             raise InputError(f"{where} has {count} {kind} spaces: the pieces need exactly one")
     log.debug("%s: %d pieces", where, len(pieces))
     return Catalog(colours=tuple(colours), pieces=tuple(pieces))
+
+
+def _json(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"{where} is not JSON ({err.msg}, line {err.lineno})") from err
 
 
 def _piece(entry: Any, where: str, colours: tuple[str, ...]) -> Piece:

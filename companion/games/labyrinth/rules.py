@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 from companion.errors import InputError
 from companion.games.base import JSON, TableMatch, Verdict
-from companion.games.labyrinth.catalog import PURPLE, Catalog, load_catalog
+from companion.games.labyrinth.catalog import PURPLE, Catalog, catalog_of, read_catalog
 from companion.games.labyrinth.model import (
     BIZARRE,
     CHARACTER_COLOURS,
@@ -92,11 +92,12 @@ def match_settings(options: JSON) -> JSON:
     """Validate page/CLI options and fill in every default, so the stored settings replay exactly.
 
     Keys besides ``players``/``names``/``seed``/``first``: ``characters`` (stand colour per
-    player, default red, yellow, green, blue in turn), ``pieces`` (a piece file, None for the
-    built-in set), ``layout`` (the expected layout, as in the state's JSON form; the built-in
-    one by default, required with a piece file), ``compulsory`` (a move is compulsory when a
-    destination exists: true), ``no_destination`` ("stay" or "spin again"), ``block`` (other
-    characters block: false), ``purple_spins`` (purple is a colour characters can spin:
+    player, default red, yellow, green, blue in turn), ``pieces`` (None for the built-in set; a
+    piece file's path is read here and the settings keep what it holds, see
+    ``_pieces_setting``), ``layout`` (the expected layout, as in the state's JSON form; the
+    built-in one by default, required with a piece file), ``compulsory`` (a move is compulsory
+    when a destination exists: true), ``no_destination`` ("stay" or "spin again"), ``block``
+    (other characters block: false), ``purple_spins`` (purple is a colour characters can spin:
     true), ``disc_values`` (the values a hidden disc may have: [1, 2, 3]), ``finish_value``
     (5), ``hoard_value`` (4), ``lose`` ("lowest": the referee sets aside the lowest disc;
     "ask": the player says which) and ``bizarre_targets`` ("others": Dr. Bizarre goes for the
@@ -119,12 +120,13 @@ def match_settings(options: JSON) -> JSON:
     pieces = options.get("pieces")
     layout = options.get("layout")
     if pieces is not None:
-        if not isinstance(pieces, str) or not pieces:
+        if not (isinstance(pieces, str) and pieces) and not isinstance(pieces, dict):
             raise InputError(f"'pieces' must be the path of a piece file, not {pieces!r}")
         if layout is None:
             raise InputError("with your own 'pieces' file, give the 'layout' the pieces lie in")
+        pieces = _pieces_setting(pieces)
     # a bad file or layout is reported when the game is set up, not mid-game
-    catalog = load_catalog(pieces)
+    catalog = catalog_of(pieces)
     if layout is not None:
         reachable(parse_board({"game": GAME_ID, "layout": layout}, catalog).layout, catalog)
     flags = {}
@@ -165,6 +167,14 @@ def match_settings(options: JSON) -> JSON:
     return out
 
 
+def _pieces_setting(pieces: str | JSON) -> JSON:
+    """A user's pieces as the settings hold them: the JSON of the piece file, not its path, so
+    the match never reads a file and its record replays anywhere.  A path (given on the
+    command line, or kept in settings stored before pieces were held this way) is read now,
+    when the game is set up; content already held is checked again (by ``match_settings``)."""
+    return read_catalog(pieces) if isinstance(pieces, str) else pieces
+
+
 @dataclass(frozen=True)
 class _Table:
     """Everything that changes during a match."""
@@ -194,7 +204,7 @@ class LabyrinthMatch(TableMatch):
         self.players: int = self.settings["players"]
         self.colours: list[str] = self.settings["characters"]
         self.seed: int = self.settings["seed"]
-        self.catalog: Catalog = load_catalog(self.settings["pieces"])
+        self.catalog: Catalog = catalog_of(self.settings["pieces"])
         segments = [c for c in self.catalog.colours if c != PURPLE or self.settings["purple_spins"]]
         self.segments: tuple[str, ...] = (*segments, BIZARRE)
         empty: tuple[tuple[str, ...], ...] = ((),) * self.players
