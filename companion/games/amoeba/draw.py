@@ -89,8 +89,8 @@ def _surface(look: Look, rng: np.random.Generator, shape: tuple[int, int]) -> np
         tex += look.grain * np.sin((ys + warp) * freq * np.pi) * (0.6 + 0.4 * warp / 0.08)
     if look.speckle:
         dots = (rng.random(shape) < 0.04).astype(np.float32)
-        dots = cv2.GaussianBlur(dots, (0, 0), 0.8)
-        tex -= look.speckle * np.clip(dots * 3.0, 0.0, 1.0)
+        blurred = cv2.GaussianBlur(dots, (0, 0), 0.8)
+        tex -= look.speckle * np.clip(blurred * 3.0, 0.0, 1.0)
     return tex
 
 

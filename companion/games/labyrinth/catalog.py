@@ -282,10 +282,7 @@ def _node(nid: Any, spec: Any, where: str, colours: tuple[str, ...]) -> Node:
 def _edge(entry: Any, where: str, points: dict[str, Point]) -> Edge:
     if not isinstance(entry, dict):
         raise InputError(f'{where} must be an object with "from", "to" and "path"')
-    a, b = entry.get("from"), entry.get("to")
-    for end in (a, b):
-        if end not in points:
-            raise InputError(f"{where} joins {end!r}, which is neither a node nor N, E, S, W")
+    a, b = (_end(entry.get(key), where, points) for key in ("from", "to"))
     if a == b or (a in PORT_AT and b in PORT_AT):
         raise InputError(f"{where} must join two different points, at least one of them a node")
     raw = entry.get("path")
@@ -297,6 +294,13 @@ def _edge(entry: Any, where: str, points: dict[str, Point]) -> Edge:
         if abs(point[0] - want[0]) > _ENDS or abs(point[1] - want[1]) > _ENDS:
             raise InputError(f'{where}: "path" must run from the {a!r} point to the {b!r} point')
     return Edge(a=a, b=b, path=path)
+
+
+def _end(name: Any, where: str, points: dict[str, Point]) -> str:
+    """One end of an edge: the id of a node on the piece or a port."""
+    if name not in points:
+        raise InputError(f"{where} joins {name!r}, which is neither a node nor N, E, S, W")
+    return name
 
 
 def _point(raw: Any, where: str) -> Point:

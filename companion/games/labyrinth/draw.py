@@ -17,6 +17,7 @@ from the playing area's top-left corner (as ``model.graph_of`` gives them).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -38,6 +39,8 @@ from companion.games.labyrinth.model import (
 )
 
 BGR = tuple[int, int, int]
+Paint = Sequence[float]
+"""A colour as OpenCV paints it: B, G, R, and alpha on a layer; any numbers, not only BGR's."""
 
 PIECE_GAP = 0.01
 """Half the seam between neighbouring pieces, in cells."""
@@ -212,29 +215,29 @@ class _Canvas:
         px = (p + self.margin) * self.ppc - 0.5
         return np.round(px * (1 << self.SHIFT)).astype(np.int32)
 
-    def poly(self, img: np.ndarray, points: np.ndarray, colour: object) -> None:
+    def poly(self, img: np.ndarray, points: np.ndarray, colour: Paint) -> None:
         cv2.fillPoly(img, [self.fixed(points)], colour, cv2.LINE_AA, self.SHIFT)
 
-    def disc(self, img: np.ndarray, centre: np.ndarray, r: float, colour: object) -> None:
+    def disc(self, img: np.ndarray, centre: np.ndarray, r: float, colour: Paint) -> None:
         c = tuple(int(v) for v in self.fixed(np.asarray(centre))[0])
         radius = max(1, round(r * self.ppc * (1 << self.SHIFT)))
         cv2.circle(img, c, radius, colour, -1, cv2.LINE_AA, self.SHIFT)
 
     def ring(
-        self, img: np.ndarray, centre: np.ndarray, r: float, colour: object, width: float
+        self, img: np.ndarray, centre: np.ndarray, r: float, colour: Paint, width: float
     ) -> None:
         c = tuple(int(v) for v in self.fixed(np.asarray(centre))[0])
         radius = max(1, round(r * self.ppc * (1 << self.SHIFT)))
         thickness = max(1, round(width * self.ppc))
         cv2.circle(img, c, radius, colour, thickness, cv2.LINE_AA, self.SHIFT)
 
-    def line(self, img: np.ndarray, points: np.ndarray, colour: object, width: float) -> None:
+    def line(self, img: np.ndarray, points: np.ndarray, colour: Paint, width: float) -> None:
         thickness = max(1, round(width * self.ppc))
         cv2.polylines(img, [self.fixed(points)], False, colour, thickness, cv2.LINE_AA, self.SHIFT)
 
 
-def _shade(colour: BGR, gain: float) -> tuple[float, float, float]:
-    return tuple(float(np.clip(c * gain, 0, 255)) for c in colour)  # type: ignore[return-value]
+def _shade(colour: BGR, gain: float) -> tuple[float, ...]:
+    return tuple(float(np.clip(c * gain, 0, 255)) for c in colour)
 
 
 def draw_board(
@@ -344,9 +347,11 @@ def table_items(
     arrow = card.segment_centre(segments.index(board.spinner), count)
     arrow += float(rng.uniform(-0.3, 0.3)) * 360.0 / count
     ppu = 4 * max(2, int(np.ceil(SPINNER_UNIT * px_per_cell / 4)))
-    paper = tuple(int(0.85 * 240 + 0.15 * c) for c in spec.card)
-    image = card.card_image(segments, SPINNER_PAINT, arrow, px_per_unit=ppu, paper=paper,
-                            ink=spec.ink)  # type: ignore[arg-type]  # fmt: skip
+    blue, green, red = (int(0.85 * 240 + 0.15 * c) for c in spec.card)
+    paper = (blue, green, red)
+    image = card.card_image(
+        segments, SPINNER_PAINT, arrow, px_per_unit=ppu, paper=paper, ink=spec.ink
+    )
     x0, y0, x1, y1 = card.CARD
     left = geometry.cols + geometry.margin + SPINNER_GAP
     top = geometry.rows / 2 - (y1 - y0) * SPINNER_UNIT / 2

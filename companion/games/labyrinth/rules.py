@@ -899,15 +899,20 @@ class LabyrinthMatch(TableMatch):
         lost[player] = (*lost[player], space)
         return replace(table, kept=tuple(kept), lost=tuple(lost)), space
 
-    def _choose_loss(self, table: _Table, event: JSON) -> tuple[Verdict, _Table]:
-        player, disc = event.get("player"), event.get("disc")
-        if not is_int(player) or not 0 <= player < self.players:
+    def _player_of(self, event: JSON) -> int:
+        """The player an event names; ``InputError`` unless one of this match's."""
+        player = event.get("player")
+        if player is None or not is_int(player) or not 0 <= player < self.players:
             raise InputError(f"'player' must be 0 to {self.players - 1}, not {player!r}")
+        return player
+
+    def _choose_loss(self, table: _Table, event: JSON) -> tuple[Verdict, _Table]:
+        player, disc = self._player_of(event), event.get("disc")
         name = self.names[player]
         if player not in table.owed:
             return self._illegal(table, f"{name} does not owe a disc"), table
         count = len(table.kept[player])
-        if not is_int(disc) or not 0 <= disc < count:
+        if disc is None or not is_int(disc) or not 0 <= disc < count:
             raise InputError(f"'disc' must be one of {name}'s discs, 0 to {count - 1}")
         table, space = self._set_aside(table, player, disc)
         owed = list(table.owed)
@@ -929,9 +934,7 @@ class LabyrinthMatch(TableMatch):
         return replace(table, owed=(), over=True)
 
     def _enter_values(self, table: _Table, event: JSON) -> tuple[Verdict, _Table]:
-        player, values = event.get("player"), event.get("values")
-        if not is_int(player) or not 0 <= player < self.players:
-            raise InputError(f"'player' must be 0 to {self.players - 1}, not {player!r}")
+        player, values = self._player_of(event), event.get("values")
         if not table.over:
             return self._illegal(table, "discs are revealed when the game is over"), table
         count = len(table.kept[player])

@@ -16,6 +16,7 @@ drawing and the reader, so all three agree on what a tile looks like.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -29,6 +30,8 @@ from companion.games.octiles.model import COLOURS, BoardGraph, Position, load_bo
 from companion.games.octiles.tiles import Chords, chords
 
 BGR = tuple[int, int, int]
+Paint = Sequence[float]
+"""A colour as OpenCV paints it: B, G, R, and alpha on a layer; any numbers, not only BGR's."""
 
 HALF = 3.0
 """The playing area is the square +-HALF pitches around the board centre (design.md)."""
@@ -208,18 +211,18 @@ class _Canvas:
     def fixed(self, points: np.ndarray) -> np.ndarray:
         return np.round(self.px(points) * (1 << self.SHIFT)).astype(np.int32)
 
-    def poly(self, img: np.ndarray, points: np.ndarray, colour: object) -> None:
+    def poly(self, img: np.ndarray, points: np.ndarray, colour: Paint) -> None:
         cv2.fillPoly(img, [self.fixed(points)], colour, cv2.LINE_AA, self.SHIFT)
 
-    def disc(self, img: np.ndarray, centre: tuple[float, float], r: float, colour: object) -> None:
+    def disc(self, img: np.ndarray, centre: tuple[float, float], r: float, colour: Paint) -> None:
         c = tuple(int(v) for v in self.fixed(np.array(centre))[0])
         cv2.circle(img, c, round(r * self.ppc * (1 << self.SHIFT)), colour, -1, cv2.LINE_AA, 4)
 
-    def line(self, img: np.ndarray, points: np.ndarray, colour: object, width: float) -> None:
+    def line(self, img: np.ndarray, points: np.ndarray, colour: Paint, width: float) -> None:
         thickness = max(1, round(width * self.ppc))
         cv2.polylines(img, [self.fixed(points)], False, colour, thickness, cv2.LINE_AA, self.SHIFT)
 
-    def ring(self, img: np.ndarray, points: np.ndarray, colour: object, width: float) -> None:
+    def ring(self, img: np.ndarray, points: np.ndarray, colour: Paint, width: float) -> None:
         thickness = max(1, round(width * self.ppc))
         cv2.polylines(img, [self.fixed(points)], True, colour, thickness, cv2.LINE_AA, self.SHIFT)
 

@@ -35,6 +35,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import ArrayLike
 
 from companion.errors import ProfileError, VisionError
 from companion.games.base import JSON, BoardGeometry
@@ -103,7 +104,7 @@ the second the reading is a guess with no confidence (the referee asks if it cha
 
 
 # --- geometry -----------------------------------------------------------------------------------
-def _to_px(geometry: BoardGeometry, points: np.ndarray) -> np.ndarray:
+def _to_px(geometry: BoardGeometry, points: ArrayLike) -> np.ndarray:
     """Board pitches (y up) -> rectified pixel coordinates (centres at integers)."""
     p = np.atleast_2d(np.asarray(points, np.float64))
     cell = geometry.cell_px
@@ -166,8 +167,8 @@ def _templates(step: float) -> np.ndarray:
             curve = chord_curve(min(a, b), max(a, b)) * scale * [1, -1] + 0.5
             pts = np.round(curve * res * 16).astype(np.int32)
             cv2.polylines(canvas, [pts], False, 1.0, round(TEMPLATE_WIDTH * res), cv2.LINE_AA, 4)
-        canvas = cv2.GaussianBlur(canvas, (0, 0), TEMPLATE_BLUR * res)
-        paths[k] = cv2.remap(canvas, mx, my, cv2.INTER_LINEAR)[:, 0]
+        blurred = cv2.GaussianBlur(canvas, (0, 0), TEMPLATE_BLUR * res)
+        paths[k] = cv2.remap(blurred, mx, my, cv2.INTER_LINEAR)[:, 0]
     return paths
 
 
@@ -198,7 +199,7 @@ def camera_centre(
     return pose_centre(np.asarray(homography, np.float64) @ to_rect, image_size)
 
 
-def lean(centre: np.ndarray, base: np.ndarray, height: float) -> np.ndarray:
+def lean(centre: np.ndarray, base: ArrayLike, height: float) -> np.ndarray:
     """Where the point ``height`` pitches above ``base`` appears on the board plane."""
     s = centre[2] / max(centre[2] - height, 1e-6)
     return centre[:2] + (np.asarray(base) - centre[:2]) * s
@@ -531,7 +532,10 @@ def _two_colours(pixels: np.ndarray, face: np.ndarray) -> tuple[np.ndarray, np.n
     the colour seen at the tile's corners is the face."""
     data = pixels.astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    _, _, centres = cv2.kmeans(data, 2, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    # OpenCV takes None for bestLabels (no initial labels); its stub wrongly wants an array
+    _, _, centres = cv2.kmeans(  # type: ignore[call-overload]
+        data, 2, None, criteria, 3, cv2.KMEANS_PP_CENTERS
+    )
     near = int(np.argmin(np.linalg.norm(centres - face, axis=1)))
     return centres[near], centres[1 - near]
 

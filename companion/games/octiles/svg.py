@@ -241,8 +241,8 @@ def board_svg(
         },
     )
     px_pocket = np.asarray(board.pocket)
-    centre = {"cx": num((px_pocket[0] + HALF) * px), "cy": num((HALF - px_pocket[1]) * px)}
-    ET.SubElement(pocket, "circle", {**centre, "r": num(0.56 * px), "fill": WELL_FILL})
+    at = {"cx": num((px_pocket[0] + HALF) * px), "cy": num((HALF - px_pocket[1]) * px)}
+    ET.SubElement(pocket, "circle", {**at, "r": num(0.56 * px), "fill": WELL_FILL})
     if position.pocket is not None:
         _tile(pocket, (position.pocket, 0), px_pocket, px)
     if switch is not None:
@@ -253,7 +253,7 @@ def board_svg(
             pocket,
             "circle",
             {
-                **centre,
+                **at,
                 "r": num(0.54 * px),
                 "fill": "none",
                 "stroke": ROUTE_COLOUR,
