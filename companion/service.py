@@ -38,9 +38,8 @@ from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store, default_path
 from companion.replay import PROFILE_FILE, folder_events, folder_settings, observe_settled
 from companion.samples import default_sample
-from companion.vision.calibration import Profile
+from companion.vision.calibration import Profile, relocate
 from companion.vision.pipeline import BoardPipeline
-from companion.vision.recheck import relocate
 from companion.web.stream import Broadcaster
 
 log = logging.getLogger(__name__)

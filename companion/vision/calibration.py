@@ -15,7 +15,7 @@ import logging
 import os
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -415,3 +415,29 @@ def calibrate(game: Game, image: np.ndarray, corners: np.ndarray | None = None) 
         reader=reader.to_json(),
         reference=reference,
     )
+
+
+def relocate(game: Game, frame: np.ndarray, profile: Profile) -> Profile | None:
+    """After a knock, find the markers again: the profile with the new corners (same reader and
+    reference), or None when the profile was not made with markers, they are not all in view,
+    or the board they now frame does not match the calibrated rim."""
+    if profile.method != "aruco":
+        return None
+    frame = as_bgr(frame)
+    size = (frame.shape[1], frame.shape[0])
+    if size != tuple(profile.image_size):
+        return None
+    try:
+        area = locate_by_markers(game, frame)
+    except BoardNotFoundError as err:
+        log.info("cannot relocate: %s", err)
+        return None
+    if corner_problem(area, size) is not None:
+        return None
+    drift = PositionCheck.from_reference(profile.reference).check(
+        Rectifier(area, game.geometry)(frame)
+    )
+    if drift.moved:
+        log.info("markers found but the board does not match them: %s", drift.message)
+        return None
+    return replace(profile, corners=area)

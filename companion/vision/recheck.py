@@ -17,17 +17,12 @@ from __future__ import annotations
 import itertools
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from companion.errors import BoardNotFoundError, ProfileError
+from companion.errors import ProfileError
 from companion.games.base import JSON, BoardGeometry
-
-if TYPE_CHECKING:
-    from companion.games.base import Game
-    from companion.vision.calibration import Profile
 
 log = logging.getLogger(__name__)
 
@@ -272,34 +267,3 @@ class PositionCheck:
             )
         return Drift(False, shift, f"board in place (within {cells:.2f} cells)")
 
-
-def relocate(game: Game, frame: np.ndarray, profile: Profile) -> Profile | None:
-    """After a knock, find the markers again: the profile with the new corners (same reader and
-    reference), or None when the profile was not made with markers, they are not all in view,
-    or the board they now frame does not match the calibrated rim."""
-    from dataclasses import replace
-
-    # calibration builds its reference with this module, so it can only be imported here
-    from companion.vision.calibration import as_bgr, corner_problem, locate_by_markers
-    from companion.vision.rectify import Rectifier
-
-    if profile.method != "aruco":
-        return None
-    frame = as_bgr(frame)
-    size = (frame.shape[1], frame.shape[0])
-    if size != tuple(profile.image_size):
-        return None
-    try:
-        area = locate_by_markers(game, frame)
-    except BoardNotFoundError as err:
-        log.info("cannot relocate: %s", err)
-        return None
-    if corner_problem(area, size) is not None:
-        return None
-    drift = PositionCheck.from_reference(profile.reference).check(
-        Rectifier(area, game.geometry)(frame)
-    )
-    if drift.moved:
-        log.info("markers found but the board does not match them: %s", drift.message)
-        return None
-    return replace(profile, corners=area)

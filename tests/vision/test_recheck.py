@@ -13,8 +13,8 @@ from companion.errors import ProfileError
 from companion.games import find_game
 from companion.games.amoeba.model import Tray
 from companion.vision import synth
-from companion.vision.calibration import Profile, calibrate
-from companion.vision.recheck import PositionCheck, make_reference, relocate
+from companion.vision.calibration import Profile, calibrate, relocate
+from companion.vision.recheck import PositionCheck, make_reference
 from companion.vision.rectify import Rectifier
 
 GAME = find_game("amoeba")
