@@ -783,11 +783,7 @@ def _moved_runner(old: Position, board: Position) -> tuple[str, str] | None:
     if not left and not arrived:
         return None
     if len(left) != len(arrived):
-        missing = [p for p in left if p not in after]
-        if missing:
-            raise _Illegal(f"a runner is missing from {_listed(missing)}: put it back")
-        extra = [p for p in arrived if p not in before]
-        raise _Illegal(f"an extra runner stands on {_listed(extra)}: take it off")
+        raise _Illegal(_unpaired(left, arrived, before, after))
     if len(left) > 1:
         raise _Illegal(f"{len(left)} runners moved ({_listed(left)}): move one runner a turn")
     start, end = left[0], arrived[0]
@@ -796,6 +792,18 @@ def _moved_runner(old: Position, board: Position) -> tuple[str, str] | None:
             f"a {before[start]} runner left {start} but a {after[end]} one arrived on {end}"
         )
     return start, end
+
+
+def _unpaired(
+    left: list[str], arrived: list[str], before: dict[str, str], after: dict[str, str]
+) -> str:
+    """Why fewer or more runners arrived than left, as the fix the players make: put back a
+    runner gone from the board, else take off one that was not on it."""
+    missing = [p for p in left if p not in after]
+    if missing:
+        return f"a runner is missing from {_listed(missing)}: put it back"
+    extra = [p for p in arrived if p not in before]
+    return f"an extra runner stands on {_listed(extra)}: take it off"
 
 
 def _listed(names: list[str] | tuple[str, ...]) -> str:
