@@ -14,15 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.upwords import UpwordsGame
+from companion.games.upwords.layout import TILE_HALF
 from companion.games.upwords.model import SIZE, TILE_THICKNESS, Board
-from companion.games.upwords.reader import (
-    HIDDEN_CONFIDENCE,
-    HIDDEN_SPAN,
-    TILE_HALF,
-    TileReader,
-    _bare_floor,
-    _hidden_share,
-)
+from companion.games.upwords.occlusion import HIDDEN_CONFIDENCE, HIDDEN_SPAN, hidden_share
+from companion.games.upwords.occupancy import bare_floor
+from companion.games.upwords.reader import TileReader
 from companion.vision import synth
 from companion.vision.rectify import Rectifier
 
@@ -39,7 +35,7 @@ def neighbour(dr: int, dc: int) -> int:
 def shares(lean: np.ndarray, tops: dict[int, int]) -> dict[int, float]:
     squares = np.array(sorted(tops), np.intp)
     levels = np.array([tops[s] for s in squares], np.intp)
-    return dict(zip(squares.tolist(), _hidden_share(lean, squares, levels).tolist(), strict=True))
+    return dict(zip(squares.tolist(), hidden_share(lean, squares, levels).tolist(), strict=True))
 
 
 def test_a_taller_stack_on_the_cameras_side_hides_the_letter() -> None:
@@ -141,7 +137,7 @@ LIGHT_TILES = np.array([[160.0, 128.0, 96.0]] * 7)
 
 
 def floor(seen: np.ndarray, faces: np.ndarray) -> bool:
-    return bool(_bare_floor(seen[None], BOARD[None], np.zeros(3), faces)[0])
+    return bool(bare_floor(seen[None], BOARD[None], np.zeros(3), faces)[0])
 
 
 def test_a_square_showing_its_empty_colour_holds_no_stack() -> None:

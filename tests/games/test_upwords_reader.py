@@ -11,8 +11,9 @@ import pytest
 
 from companion.errors import ProfileError, VisionError
 from companion.games.upwords import UpwordsGame
+from companion.games.upwords.camera import Camera, solve_focal
 from companion.games.upwords.model import CENTRE, LETTERS, SIZE, TILE_THICKNESS, Board
-from companion.games.upwords.reader import Camera, TileReader, solve_focal
+from companion.games.upwords.reader import TileReader
 from companion.vision import synth
 from companion.vision.rectify import Rectifier
 

@@ -53,6 +53,9 @@ EXAMPLE_BONUS = 0.05
 MAX_EXAMPLES_PER_LETTER = 12
 """Learned examples kept per letter; the oldest go first, so a profile stays small."""
 
+Ink = tuple[np.ndarray, tuple[int, int, int, int]]
+"""A letter's ink in a face crop: its binary box and where the box lies, (x0, y0, x1, y1)."""
+
 
 def normalise(face: np.ndarray) -> np.ndarray | None:
     """A grey (or BGR) face crop -> GLYPH x GLYPH float32 ink map (1 = ink), None if no letter."""
@@ -60,7 +63,7 @@ def normalise(face: np.ndarray) -> np.ndarray | None:
     return None if found is None else fit_glyph(found[0])
 
 
-def find_ink(face: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
+def find_ink(face: np.ndarray) -> Ink | None:
     """The letter's ink in a face crop: (binary ink box, (x0, y0, x1, y1) in the crop), or None.
 
     The box's centre is where the printer put the letter's middle, which the reader also uses

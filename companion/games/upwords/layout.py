@@ -1,0 +1,270 @@
+"""Where every square's parts lie in one view of the board, for one lean of the camera.
+
+A tile's top face ``h`` levels up lies on the plane ``h * TILE_THICKNESS`` cells above the board;
+seen through a tilted camera that plane is the board plane moved by a homology whose only
+unknown is the *lean* (where the vertical's vanishing point lies in board coordinates).  So one
+lean says where each height's face outline, letter crop and colour ring appear, and the points
+are laid out once per view as ``cv2.remap`` maps: a read costs a few remaps, whichever view
+(camera frame or rectified board) it samples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.upwords.model import MAX_HEIGHT, SIZE, TILE_THICKNESS
+
+N = SIZE * SIZE
+LEVELS = MAX_HEIGHT + 1
+"""Planes sampled per square: the board (0) and the top face of stacks 1..MAX_HEIGHT."""
+FACE_INSET = 0.05
+"""Where a tile's face ends inside its square (cells from the square's side)."""
+EDGE_ALONG = np.linspace(0.2, 0.8, 7)
+"""Sample positions along each side of a face outline (the corners are left out: neighbours)."""
+EDGE_ACROSS = (0.03, 0.07)
+"""Distances (cells) either side of a predicted face outline where its step is measured."""
+LETTER_PX = 40
+LETTER_MARGIN = 0.03
+"""The letter crop keeps this far (cells) inside the face outline."""
+COLOUR_GRID = np.linspace(0.2, 0.8, 6)
+COLOUR_LEVELS = (0, MAX_HEIGHT)
+RIM_OFFSET = 0.25
+"""The tray rim is sampled this far (cells) outside the playing area."""
+RING_INSET = 0.12
+"""Where a face's colour is sampled: this far (cells) inside its square, outside any letter
+and inside the face even when a loose stack sits off centre."""
+RING_ALONG = np.linspace(0.1, 0.9, 8)
+TILE_HALF = 0.44
+"""Half a tile's side, in cells."""
+
+
+def cell_origins() -> np.ndarray:
+    """(N, 2) top-left corner (x, y) of every square in cells, row-major."""
+    rows, cols = np.divmod(np.arange(N), SIZE)
+    return np.stack([cols, rows], axis=1).astype(np.float64)
+
+
+def _edge_offsets() -> np.ndarray:
+    """(4 sides, 2 [inside, outside], len(EDGE_ACROSS) * len(EDGE_ALONG), 2) offsets in a cell."""
+    lo, hi = FACE_INSET, 1.0 - FACE_INSET
+    out = np.empty((4, 2, len(EDGE_ACROSS), len(EDGE_ALONG), 2))
+    along = lo + EDGE_ALONG * (hi - lo)
+    for k, d in enumerate(EDGE_ACROSS):
+        for side_in, sign in enumerate((1.0, -1.0)):
+            dd = sign * d
+            out[0, side_in, k] = np.stack([along, np.full_like(along, lo + dd)], axis=1)  # top
+            out[1, side_in, k] = np.stack([np.full_like(along, hi - dd), along], axis=1)  # right
+            out[2, side_in, k] = np.stack([along, np.full_like(along, hi - dd)], axis=1)  # bottom
+            out[3, side_in, k] = np.stack([np.full_like(along, lo + dd), along], axis=1)  # left
+    return out.reshape(4, 2, -1, 2)
+
+
+def _letter_offsets() -> np.ndarray:
+    """(LETTER_PX**2, 2) pixel centres of the upright face crop, in cell offsets."""
+    lo, hi = FACE_INSET + LETTER_MARGIN, 1.0 - FACE_INSET - LETTER_MARGIN
+    t = lo + (np.arange(LETTER_PX) + 0.5) / LETTER_PX * (hi - lo)
+    xs, ys = np.meshgrid(t, t)
+    return np.stack([xs, ys], axis=-1).reshape(-1, 2)
+
+
+def _colour_offsets() -> np.ndarray:
+    xs, ys = np.meshgrid(COLOUR_GRID, COLOUR_GRID)
+    return np.stack([xs, ys], axis=-1).reshape(-1, 2)
+
+
+def _ring_offsets() -> np.ndarray:
+    """(4 * len(RING_ALONG), 2) points on a ring just inside a face's sides, clear of the
+    letter, in cell offsets."""
+    lo, hi = RING_INSET, 1.0 - RING_INSET
+    along = lo + RING_ALONG * (hi - lo)
+    return np.concatenate(
+        [
+            np.stack([along, np.full_like(along, lo)], 1),
+            np.stack([along, np.full_like(along, hi)], 1),
+            np.stack([np.full_like(along, lo), along], 1),
+            np.stack([np.full_like(along, hi), along], 1),
+        ]
+    )
+
+
+def _rim_points() -> np.ndarray:
+    """Board-plane points on the tray rim all round the playing area, in cells."""
+    t = np.arange(SIZE) + 0.5
+    a, b = -RIM_OFFSET, SIZE + RIM_OFFSET
+    return np.concatenate(
+        [
+            np.stack([t, np.full_like(t, a)], 1),
+            np.stack([t, np.full_like(t, b)], 1),
+            np.stack([np.full_like(t, a), t], 1),
+            np.stack([np.full_like(t, b), t], 1),
+        ]
+    )
+
+
+def project(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Apply a homography to (..., 2) points."""
+    flat = points.reshape(-1, 2)
+    q = flat @ h[:, :2].T + h[:, 2]
+    return (q[:, :2] / q[:, 2:3]).reshape(points.shape)
+
+
+def as_map(points: np.ndarray) -> np.ndarray:
+    """(..., 2) float coordinates -> a (rows, 64, 2) float32 map for ``cv2.remap``."""
+    flat = points.reshape(-1, 2).astype(np.float32)
+    pad = (-len(flat)) % 64
+    if pad:
+        flat = np.concatenate([flat, np.full((pad, 2), -10.0, np.float32)])
+    return flat.reshape(-1, 64, 2)
+
+
+def _remap(image: np.ndarray, coords: np.ndarray) -> np.ndarray:
+    """Bilinear samples of ``image`` at the points of one two-channel float map."""
+    # the stubs want map2 given, but OpenCV takes None beside a two-channel map1
+    return cv2.remap(  # type: ignore[call-overload]
+        image, coords, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def sample(image: np.ndarray, coords: np.ndarray, count: int) -> np.ndarray:
+    """Bilinear samples of ``image`` at a ``as_map`` map: (count, channels) float32."""
+    out = _remap(image, coords)
+    return out.reshape(-1, image.shape[2] if image.ndim == 3 else 1)[:count].astype(np.float32)
+
+
+def homology(lean: np.ndarray, level: int) -> np.ndarray:
+    """Board cells on the top-face plane of a ``level``-high stack -> where they appear on the
+    board plane.  ``lean`` is the vertical direction's vanishing point in board coordinates
+    (v = H^-1 p3 for P = [p1 p2 p3 p4], H = [p1 p2 p4]): a point z cells up at (x, y) appears at
+    (x - z v1, y - z v2) / (1 - z v3)."""
+    z = level * TILE_THICKNESS
+    return np.array(
+        [[1.0, 0.0, -z * lean[0]], [0.0, 1.0, -z * lean[1]], [0.0, 0.0, 1 - z * lean[2]]]
+    )
+
+
+@dataclass
+class Layout:
+    """Where every height's faces lie in one view, for one lean."""
+
+    lean: np.ndarray
+    planes: list[np.ndarray]
+    """Per level 0..MAX_HEIGHT: board cells on that level's face plane -> view pixels."""
+    edge_map: np.ndarray
+
+    @classmethod
+    def build(cls, view: np.ndarray, lean: np.ndarray) -> Layout:
+        planes = [view @ homology(lean, lv) for lv in range(LEVELS)]
+        origins = cell_origins()[:, None, None, None] + _edge_offsets()[None]
+        edge_pts = np.stack([project(planes[lv], origins) for lv in range(1, LEVELS)])
+        return cls(np.asarray(lean, np.float64), planes, as_map(edge_pts))
+
+    def edge_scores(self, image: np.ndarray) -> np.ndarray:
+        """(N, MAX_HEIGHT) how sharply the image steps across each height's face outline."""
+        per_side = 2 * len(EDGE_ACROSS) * len(EDGE_ALONG)
+        count = MAX_HEIGHT * N * 4 * per_side
+        s = sample(image, self.edge_map, count)
+        s = s.reshape(MAX_HEIGHT, N, 4, 2, len(EDGE_ACROSS), len(EDGE_ALONG), -1)
+        step = s[:, :, :, 0] - s[:, :, :, 1]  # inside minus outside, per point and channel
+        # one number per side: the mean step, so texture that flips sign averages away
+        side = np.abs(step.mean(axis=(3, 4))).sum(axis=-1)
+        return side.sum(axis=2).T
+
+    def faces(self, gray: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
+        """(len(squares), LETTER_PX, LETTER_PX) uint8 upright top-face crops at ``levels``."""
+        if len(squares) == 0:
+            return np.zeros((0, LETTER_PX, LETTER_PX), np.uint8)
+        cells = cell_origins()[squares][:, None] + _letter_offsets()[None]
+        pts = np.empty(cells.shape, np.float32)
+        for level in np.unique(levels):
+            pick = levels == level
+            pts[pick] = project(self.planes[level], cells[pick])
+        out = _remap(gray, pts.reshape(-1, LETTER_PX, 2))
+        return out.reshape(len(squares), LETTER_PX, LETTER_PX)
+
+    def face_colour(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
+        """(len(squares), 3) median colour of each face's ring at ``levels``: a tile set prints
+        every face on one colour, outside the letter."""
+        cells = cell_origins()[squares][:, None] + _ring_offsets()[None]
+        pts = np.empty(cells.shape)
+        for level in np.unique(levels):
+            pick = levels == level
+            pts[pick] = project(self.planes[level], cells[pick])
+        ring = len(_ring_offsets())
+        samples = sample(image, as_map(pts), len(squares) * ring).reshape(len(squares), ring, -1)
+        return np.median(samples, axis=1)
+
+    def ink_on_board(
+        self, boxes: np.ndarray, levels: np.ndarray, squares: np.ndarray
+    ) -> np.ndarray:
+        """Letter box centres (x0, y0, x1, y1 in crop pixels) -> where they appear on the board
+        plane, in cells: a measurement that does not depend on the lean it was cropped with."""
+        lo, hi = FACE_INSET + LETTER_MARGIN, 1.0 - FACE_INSET - LETTER_MARGIN
+        mid = np.stack([boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]], axis=1) / 2
+        cells = cell_origins()[squares] + lo + mid / LETTER_PX * (hi - lo)
+        out = np.empty_like(cells)
+        for level in np.unique(levels):
+            pick = levels == level
+            out[pick] = project(homology(self.lean, level), cells[pick])
+        return out
+
+
+def face_centres(lean: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """(MAX_HEIGHT, n, 2) where each height puts each square's face centre on the board plane."""
+    centres = cell_origins()[squares] + 0.5
+    return np.stack([project(homology(lean, lv), centres) for lv in range(1, LEVELS)])
+
+
+@dataclass
+class View:
+    """One view of the board (camera frame or rectified image) and its fixed sample maps."""
+
+    size: tuple[int, int]
+    cells: np.ndarray
+    """Board cells on the board plane -> this view's pixels."""
+    colour_map: np.ndarray
+    rim_map: np.ndarray
+    footprint_map: np.ndarray
+    """Every square's ring of ``_ring_offsets`` on the board plane: inside a stack's footprint."""
+    base: Layout
+
+    @classmethod
+    def build(cls, cells: np.ndarray, lean: np.ndarray, size: tuple[int, int]) -> View:
+        origins = cell_origins()
+        colour_pts = np.stack(
+            [
+                project(cells @ homology(lean, lv), origins[:, None] + _colour_offsets()[None])
+                for lv in COLOUR_LEVELS
+            ]
+        )
+        return cls(
+            size=size,
+            cells=cells,
+            colour_map=as_map(colour_pts),
+            rim_map=as_map(project(cells, _rim_points())),
+            footprint_map=as_map(project(cells, origins[:, None] + _ring_offsets()[None])),
+            base=Layout.build(cells, lean),
+        )
+
+    def colour_samples(self, image: np.ndarray) -> np.ndarray:
+        """(len(COLOUR_LEVELS), N, points, 3) colours across each square's middle on those
+        planes."""
+        n = len(COLOUR_GRID) ** 2
+        samples = sample(image, self.colour_map, len(COLOUR_LEVELS) * N * n)
+        return samples.reshape(len(COLOUR_LEVELS), N, n, -1)
+
+    def colours(self, image: np.ndarray) -> np.ndarray:
+        """(len(COLOUR_LEVELS), N, 3) median colour of each square's middle on those planes:
+        seen obliquely, a tall stack's side can match the board, but not its face too."""
+        return np.median(self.colour_samples(image), axis=2)
+
+    def footprints(self, image: np.ndarray) -> np.ndarray:
+        """(N, ring points, 3) colours on each square's footprint ring on the board plane,
+        where no letter is printed: a stack there always hides it."""
+        ring = len(_ring_offsets())
+        return sample(image, self.footprint_map, N * ring).reshape(N, ring, -1)
+
+    def rim(self, image: np.ndarray) -> np.ndarray:
+        return sample(image, self.rim_map, len(_rim_points()))

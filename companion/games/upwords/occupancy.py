@@ -1,0 +1,232 @@
+"""Empty square or tile: what the colours of one image say about every square.
+
+Calibration keeps each square's colour on the empty board and the tray rim's colour.  A read
+compares each square with its empty colour after taking out the light change seen on the rim
+(which tiles never cover), and looks for a letter only on squares that changed
+(``Survey.candidates``).  What shows no letter is judged by colour too: a square far from the
+board's colour is covered (a hand, a die) unless a tall neighbour leaning over it explains what
+it shows (``Survey.leaned_over``), and a square whose footprint still shows its bare board holds
+no stack whatever face appears over it (``bare_floor``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.games.upwords.layout import N, View
+from companion.games.upwords.model import SIZE
+from companion.games.upwords.occlusion import overhung
+
+LIGHT_REACH = 2
+"""Squares either way whose bare board tells a square's light."""
+MIN_LIGHT_SQUARES = 3
+"""Bare squares needed around a square to tell its light; fewer, and the rim's light stands."""
+TILE_COLOUR = 0.18
+"""Log-colour change (after the rim's light change) above which a square is not bare board."""
+CANDIDATE_COLOUR = 0.05
+"""Log-colour change below which a square is taken as bare board without looking further."""
+FAR_SHARE = 0.5
+"""Share of a square's middle points far from its empty colour that makes it worth a look."""
+SURE_TILE_COLOUR = 0.5
+"""... and above which it is not board even without a readable letter."""
+FOREIGN_CHROMA = 0.045
+"""Chromaticity distance from the set's face colour beyond which a 'face' is not a tile (faces of
+one set stay within 0.025 across shadows and looks in the renders): the
+tray rim or the table seen where a tall face would lie, or a neighbour's shaded side."""
+MIN_FACES_FOR_COLOUR = 5
+"""Faces needed before their common colour is trusted."""
+MAX_ALIEN_SHARE = 0.5
+"""Share of a letterless square's points that may show neither board nor tile colour (a
+neighbour's letter, seams and edges) before something else is taken to lie there."""
+FLOOR_SHARE = 0.4
+"""Share of a square's footprint ring showing its bare board at which no stack stands there:
+on real stacks at most 25 % of the points match the board (seams, light; renders in 8 looks,
+5,400 tiles), while an empty square a neighbour's face was seen over mostly shows 40-100 %."""
+TILE_TONES = (0.4, 1.1)
+"""Brightness of a tile's sides and shaded faces relative to the faces' median colour."""
+DISTINCT_TONE = 0.3
+"""Log-colour distance between a square's empty colour and every tile tone for the bare board
+to tell that no stack is there."""
+FLOOR_CONFIDENCE = 0.8
+"""Confidence that a square showing its bare board is empty."""
+OVERHUNG_CONFIDENCE = 0.5
+"""Confidence that a square is empty when it shows no letter but the tiles' colour: seen
+obliquely, a tall neighbour's side or face hides it (a tile there would show its letter
+unless wholly hidden, which the game's history then tells)."""
+
+
+@dataclass(frozen=True)
+class Survey:
+    """The colour change of every square in one image, before any letter is looked for."""
+
+    board: np.ndarray
+    """(len(COLOUR_LEVELS), N, 3) the calibrated empty board's colours (``View.colours``)."""
+    light: np.ndarray
+    """(3,) log light change seen on the tray rim, which tiles never cover."""
+    samples: np.ndarray
+    """(len(COLOUR_LEVELS), N, points, 3) colours across each square's middle now."""
+    change: np.ndarray
+    """(len(COLOUR_LEVELS), N, 3) log change of each square's median colour, light taken out."""
+    distance: np.ndarray
+    """(N,) each square's largest change."""
+    candidates: np.ndarray
+    """The squares worth looking for a letter on (``worth_a_look``)."""
+
+    @classmethod
+    def of(cls, image: np.ndarray, view: View, board: np.ndarray, rim: np.ndarray) -> Survey:
+        """Survey ``image`` against the empty ``board`` and ``rim`` colours calibration saw."""
+        light = np.median(np.log1p(view.rim(image)) - np.log1p(rim), axis=0)
+        samples = view.colour_samples(image)
+        change = np.log1p(np.median(samples, axis=2)) - np.log1p(board) - light
+        distance = np.abs(change).max(axis=(0, 2))
+        points = np.log1p(samples[0]) - np.log1p(board[0, :, None]) - light
+        return cls(board, light, samples, change, distance, worth_a_look(distance, points))
+
+    def bare_confidence(self) -> list[float]:
+        """How sure each square is to be empty by its colour alone: what it is read as until a
+        letter is found on it."""
+        return [float(np.clip(1 - self.distance[i] / SURE_TILE_COLOUR, 0, 1)) for i in range(N)]
+
+    def tile_coloured(self, squares: np.ndarray) -> np.ndarray:
+        """Which ``squares`` changed too much to be bare board: worth looking at harder."""
+        return self.distance[squares] > TILE_COLOUR
+
+    def texture_only(self, footprints: np.ndarray, textured: np.ndarray) -> np.ndarray:
+        """Positions in ``candidates`` whose letter may be the moulded texture of the centre
+        squares (``textured``): there only colour counts, on the footprint's ring too
+        (``footprints``, ``View.footprints``: a tile's light letter and dark face can average out
+        to the board's colour in the middle)."""
+        candidates = self.candidates
+        faint = np.flatnonzero(textured[candidates] & (self.distance[candidates] <= TILE_COLOUR))
+        rims = footprints[candidates[faint]]
+        empty = np.log1p(self.board[0, candidates[faint], None]) + self.light
+        moved = (np.abs(np.log1p(rims) - empty).max(axis=2) > TILE_COLOUR).mean(axis=1)
+        return faint[moved <= MAX_ALIEN_SHARE]
+
+    def letterless(self, found: np.ndarray) -> np.ndarray:
+        """The candidate squares far from the board's colour with no letter (not at the
+        positions ``found``): a hand, or a neighbour's stack leaning over."""
+        changed = self.candidates[np.setdiff1d(np.arange(len(self.candidates)), found)]
+        return changed[self.distance[changed] > SURE_TILE_COLOUR]
+
+    def empty_footprints(
+        self, footprints: np.ndarray, squares: np.ndarray, faces: np.ndarray
+    ) -> np.ndarray:
+        """Which of ``squares`` hold no stack, their footprints showing bare board
+        (``bare_floor``); ``faces`` are the colours of the faces found on them."""
+        return bare_floor(footprints[squares], self.board[0, squares], self.light, faces)
+
+    def leaned_over(
+        self,
+        changed: np.ndarray,
+        tiles: np.ndarray,
+        levels: np.ndarray,
+        foreign: np.ndarray,
+        common: np.ndarray,
+        lean: np.ndarray,
+    ) -> np.ndarray:
+        """Which letterless ``changed`` squares a neighbour explains, so are empty, not covered.
+
+        The square itself may show bare board (only its raised planes changed), or, where a
+        neighbour's stack leans over it, the board (maybe in the stack's shadow) and the set's
+        colour (``common``); a hand or a die shows something else.  ``tiles`` are the stacks
+        read, at ``levels``, ``foreign`` those whose face is not the set's colour.
+        """
+        seen_there = self.samples[0, changed]
+        empty = self.board[0, changed, None]
+        shares = chroma(seen_there)
+        quiet = np.abs(self.change[0]).max(axis=1) <= TILE_COLOUR
+        quiet[tiles] = False  # a tile of the board's colour is not its light
+        near = local_light(self.change[0] + self.light, quiet, self.light, changed)[:, None]
+        change = np.log1p(seen_there) - np.log1p(empty) - near
+        bright = np.abs(change).max(axis=2)
+        shaded = np.abs(shares - chroma(empty)).max(axis=2) <= FOREIGN_CHROMA
+        # the square itself shows the bare board, maybe in a shadow: its raised planes
+        # changed, not it (a hand may share the board's hue, but seldom darkens it)
+        dark = shaded & (change.mean(axis=2) < -TILE_COLOUR)
+        bare = (~((bright <= TILE_COLOUR) | dark)).mean(axis=1) <= MAX_ALIEN_SHARE
+        tile = np.abs(shares - common).max(axis=2) <= FOREIGN_CHROMA
+        explained = (bright <= TILE_COLOUR) | shaded | tile
+        return bare | (
+            ((~explained).mean(axis=1) <= MAX_ALIEN_SHARE)
+            & overhung(changed, tiles[~foreign], levels[~foreign], lean)
+        )
+
+
+def bare_floor(
+    seen: np.ndarray, empty: np.ndarray, light: np.ndarray, faces: np.ndarray
+) -> np.ndarray:
+    """Which squares show their own bare board around most of their footprint, so hold no stack.
+
+    A stack hides its whole footprint from any camera (the sight line to a point under it
+    passes through it), so a square that still shows its empty colour there holds no tile,
+    whatever letter a taller neighbour's face put where a tall stack's face would be.  The
+    points lie on a ring inside the footprint, where no letter is printed (a light letter can
+    match the board).  Only squares whose empty colour no tile tone matches can tell (white
+    tiles on a light grey board cannot): ``faces`` are the faces' colours in this view, and
+    their sides are darker.
+
+    ``seen``: (n, points, 3) colours on that ring on the board plane; ``empty``:
+    (n, 3) those squares' calibrated colours; ``light``: (3,) log light change on the rim.
+    """
+    board = np.log1p(empty) + light
+    bare = np.abs(np.log1p(seen) - board[:, None]).max(axis=2) <= TILE_COLOUR
+    tones = np.log1p(np.linspace(*TILE_TONES, 8)[:, None] * np.median(faces, axis=0)[None])
+    apart = np.abs(board[:, None] - tones[None]).max(axis=2).min(axis=1) > DISTINCT_TONE
+    return apart & (bare.mean(axis=1) >= FLOOR_SHARE)
+
+
+def worth_a_look(distance: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The squares to look for a letter on, from how far each one's middle moved from its empty
+    colour: ``distance`` (N,) for the median colour, ``points`` (N, points, 3) per point (log
+    change, light taken out).
+
+    A tile may be close to the board's colour (white on light grey), so any change of the
+    median makes a square a candidate; and a dark tile's light letter can average out to the
+    board's colour while hardly a point of it is the board's, so a square most of whose points
+    moved far is one too.
+    """
+    far = (np.abs(points).max(axis=2) > TILE_COLOUR).mean(axis=1)
+    return np.flatnonzero((distance > CANDIDATE_COLOUR) | (far > FAR_SHARE))
+
+
+def local_light(
+    change: np.ndarray, quiet: np.ndarray, light: np.ndarray, targets: np.ndarray
+) -> np.ndarray:
+    """(len(targets), 3) log light change at those squares, from the bare squares around them.
+
+    Room light falls off across a board, so the rim's one figure leaves a bare square on the
+    bright side looking a little changed.  Squares that look bare (``quiet``) show the light
+    where they lie: each square takes the median over those within LIGHT_REACH squares (its own
+    ``change`` counts only when quiet), else the rim's ``light``.  A hand is never quiet, so it
+    cannot make the light under it look like itself.  ``change``: (N, 3) each square's log
+    colour change on the board plane, light included.
+    """
+    grid = np.where(quiet[:, None], change, np.nan).reshape(SIZE, SIZE, -1)
+    out = np.empty((len(targets), change.shape[1]))
+    for k, square in enumerate(targets):
+        r, c = divmod(int(square), SIZE)
+        rows = slice(max(r - LIGHT_REACH, 0), r + LIGHT_REACH + 1)
+        cols = slice(max(c - LIGHT_REACH, 0), c + LIGHT_REACH + 1)
+        block = grid[rows, cols].reshape(-1, change.shape[1])
+        block = block[~np.isnan(block[:, 0])]
+        out[k] = np.median(block, axis=0) if len(block) >= MIN_LIGHT_SQUARES else light
+    return out
+
+
+def chroma(colour: np.ndarray) -> np.ndarray:
+    """Colour over brightness (BGR shares summing to 1): unchanged by shadows and light falling
+    off across the board."""
+    shifted = colour + 1.0
+    return shifted / shifted.sum(axis=-1, keepdims=True)
+
+
+def common_chroma(faces: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """The chromaticity most faces found in this view share (None when too few faces), and
+    which faces do not have it: ``faces`` are their ``chroma``."""
+    if len(faces) < MIN_FACES_FOR_COLOUR:
+        return None, np.zeros(len(faces), bool)
+    common = np.median(faces, axis=0)
+    return common, np.abs(faces - common).max(axis=1) > FOREIGN_CHROMA
