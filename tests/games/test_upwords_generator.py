@@ -23,7 +23,7 @@ from companion.games.upwords.model import (
     Stacks,
     parse_cell,
 )
-from companion.games.upwords.rules import RACK, IllegalPlay, Placement, apply, evaluate
+from companion.games.upwords.play import RACK, IllegalPlay, Placement, apply, evaluate
 
 EMPTY: Stacks = ((),) * (SIZE * SIZE)
 # The rulebook's golden sequence (games/upwords.md), one turn a line: (row, col, letter).

@@ -6,7 +6,7 @@ import pytest
 
 from companion.games.upwords.inference import infer_placements
 from companion.games.upwords.model import SIZE, Board, Square, Stacks
-from companion.games.upwords.rules import IllegalPlay, Placement, apply, empty_stacks
+from companion.games.upwords.play import IllegalPlay, Placement, apply, empty_stacks
 
 # MOOD across r4 c2-5, with a W on the M: r4c2 is 2 high
 HISTORY: Stacks = apply(

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from companion.games.upwords.model import Board
-from companion.games.upwords.rules import Placement, UpwordsMatch, apply, empty_stacks
+from companion.games.upwords.play import Placement, apply, empty_stacks
+from companion.games.upwords.rules import UpwordsMatch
 
 
 def _match_with_stack() -> tuple[UpwordsMatch, tuple]:

@@ -22,16 +22,15 @@ from companion.games.upwords.model import (
     Board,
     Stacks,
 )
-from companion.games.upwords.rules import (
+from companion.games.upwords.play import (
     IllegalPlay,
     Placement,
-    UpwordsMatch,
     apply,
     empty_stacks,
     evaluate,
-    match_settings,
     tile_counts,
 )
+from companion.games.upwords.rules import UpwordsMatch, match_settings
 
 WORDS = load_dictionary()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.games.upwords.model import Board
-from companion.games.upwords.rules import Placement, apply, empty_stacks
+from companion.games.upwords.play import Placement, apply, empty_stacks
 
 
 def _start(client, table) -> list[dict]:

@@ -9,7 +9,7 @@ the letters that square allows.  Letters a placed tile may take are narrowed fir
 perpendicular word it would change (cross-checks), which is what keeps a mid-game search well
 under a second.  Rack counts, "at least one tile", "keep a letter of every covered word" and
 "connected to the board" are then checked on the few surviving words, and every remaining
-candidate goes through ``rules.evaluate``: the rules, not this module, decide legality (the
+candidate goes through ``play.evaluate``: the rules, not this module, decide legality (the
 plural-S rule, anything else) and the score.
 """
 
@@ -34,7 +34,7 @@ from companion.games.upwords.model import (
     Stacks,
     cell_name,
 )
-from companion.games.upwords.rules import RACK, IllegalPlay, Placement, Play, Word, evaluate
+from companion.games.upwords.play import RACK, IllegalPlay, Placement, Play, Word, evaluate
 
 log = logging.getLogger(__name__)
 

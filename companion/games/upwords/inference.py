@@ -10,7 +10,7 @@ make the play illegal.
 from __future__ import annotations
 
 from companion.games.upwords.model import SIZE, Board, Stacks, cell_name
-from companion.games.upwords.rules import IllegalPlay, Placement
+from companion.games.upwords.play import IllegalPlay, Placement
 
 
 def infer_placements(

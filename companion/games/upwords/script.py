@@ -15,15 +15,8 @@ from companion.games.base import JSON
 from companion.games.upwords.dictionary import load_dictionary
 from companion.games.upwords.generator import best_plays
 from companion.games.upwords.model import TILE_COUNTS, Board, Stacks
-from companion.games.upwords.rules import (
-    RACK,
-    Placement,
-    Play,
-    UpwordsMatch,
-    apply,
-    empty_stacks,
-    match_settings,
-)
+from companion.games.upwords.play import RACK, Placement, Play, apply, empty_stacks
+from companion.games.upwords.rules import UpwordsMatch, match_settings
 
 TURNS = 18
 PASS_AT = 5

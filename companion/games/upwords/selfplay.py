@@ -18,7 +18,7 @@ import numpy as np
 from companion.games.upwords.dictionary import Dictionary, load_dictionary
 from companion.games.upwords.generator import best_plays
 from companion.games.upwords.model import TILE_COUNTS, Board
-from companion.games.upwords.rules import RACK, apply, empty_stacks
+from companion.games.upwords.play import RACK, apply, empty_stacks
 
 CHOICES = 8
 """A player picks among this many of the best plays."""
