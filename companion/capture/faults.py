@@ -61,7 +61,9 @@ class FaultySource(FrameSource):
                 elif fault.kind == "exposure":
                     image = cv2.convertScaleAbs(image, alpha=fault.amount)
                 elif fault.kind == "knock":
-                    shift = np.float32([[1, 0, fault.amount], [0, 1, fault.amount * 0.5]])
+                    shift = np.array(
+                        [[1, 0, fault.amount], [0, 1, fault.amount * 0.5]], dtype=np.float32
+                    )
                     image = cv2.warpAffine(
                         image,
                         shift,

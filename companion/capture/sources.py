@@ -249,7 +249,7 @@ class Picamera2Source(FrameSource):
 
     def __init__(self, *, size: tuple[int, int] = (1280, 960)) -> None:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2
         except ImportError:
             raise SourceError(
                 "picamera2 is not installed: it exists only on a Raspberry Pi "

@@ -142,7 +142,9 @@ class Store:
                 "INSERT INTO matches (game, settings, meta, created) VALUES (?, ?, ?, ?)",
                 (game, json.dumps(settings), json.dumps(meta), time.time()),
             )
-            return int(cur.lastrowid)
+            row_id = cur.lastrowid
+            assert row_id is not None  # set by every INSERT
+            return row_id
 
     def append(self, match_id: int, kind: str, payload: dict[str, Any]) -> int:
         """Add one entry and commit it before returning its sequence number (1, 2, ...)."""

@@ -104,7 +104,7 @@ def make_reference(board: np.ndarray, geometry: BoardGeometry) -> JSON:
         raise ValueError(f"board is {width}x{height}, geometry says {geometry.size}")
     origin = geometry.origin
     depth = origin + max(2, round(INWARD_CELLS * geometry.cell_px))
-    segments = []
+    segments: list[JSON] = []
     for side, start, stop in _segments((width, height), origin):
         grad = np.diff(_profile(gray, side, start, stop, depth))
         segments.append(
@@ -266,4 +266,3 @@ class PositionCheck:
                 "board back or calibrate again",
             )
         return Drift(False, shift, f"board in place (within {cells:.2f} cells)")
-

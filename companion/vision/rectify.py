@@ -32,7 +32,8 @@ class Rectifier:
         )
         pts = np.stack([xs, ys], axis=-1).reshape(-1, 1, 2)
         mapped = cv2.perspectiveTransform(pts, self.homography).reshape(height * ss, width * ss, 2)
-        self._map1, self._map2 = cv2.convertMaps(mapped, None, cv2.CV_16SC2)
+        # x and y as two maps: the stubs do not allow None for map2 (both in one map1)
+        self._map1, self._map2 = cv2.convertMaps(mapped[..., 0], mapped[..., 1], cv2.CV_16SC2)
 
     def __call__(self, frame: np.ndarray) -> np.ndarray:
         """The rectified board (same channels as ``frame``); outside the frame is black."""

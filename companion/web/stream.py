@@ -166,8 +166,8 @@ class Broadcaster:
                     sub.drop_through(event[2])
             sent = 0
             while sent < max_bytes:
-                event = sub.get(self.heartbeat)
-                chunk = format_event(*event) if event else ": heartbeat\n\n"
+                ready = sub.get(self.heartbeat)
+                chunk = format_event(*ready) if ready else ": heartbeat\n\n"
                 sent += len(chunk)
                 yield chunk
         finally:

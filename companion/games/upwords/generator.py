@@ -267,10 +267,9 @@ def _span_candidates(
     if length not in index.bits:
         return []
     bits = index.bits[length]
-    fits = None
+    fits = np.full(bits.shape[2], 0xFF, dtype=np.uint8)  # every word, until a square says no
     for i in range(length):
-        column = np.bitwise_or.reduce(bits[i, allowed[s + i]], axis=0)
-        fits = column if fits is None else fits & column
+        fits &= np.bitwise_or.reduce(bits[i, allowed[s + i]], axis=0)
         if not fits.any():
             return []
     words = index.words[length]

@@ -30,20 +30,21 @@ def face_crops(
     """(true letter, face crop) for every tile, cut where the renderer's camera put its top
     face (``plane_homography(height)``: board cells at that height -> image pixels)."""
     out = []
-    target = np.float32([[0, 0], [CROP, 0], [CROP, CROP], [0, CROP]])
+    target = np.array([[0, 0], [CROP, 0], [CROP, CROP], [0, CROP]], dtype=np.float32)
     for index, (height, letter) in enumerate(board.squares):
         if not height:
             continue
         row, col = divmod(index, SIZE)
         plane = plane_homography(height * TILE_THICKNESS)
         inset = 0.08
-        cell = np.float32(
+        cell = np.array(
             [
                 [col + inset, row + inset],
                 [col + 1 - inset, row + inset],
                 [col + 1 - inset, row + 1 - inset],
                 [col + inset, row + 1 - inset],
-            ]
+            ],
+            dtype=np.float32,
         ).reshape(-1, 1, 2)
         quad = cv2.perspectiveTransform(cell, plane).reshape(4, 2)
         warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
