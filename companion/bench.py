@@ -25,9 +25,11 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.capture.sources import Frame
 from companion.errors import CompanionError
-from companion.games.base import Game
+from companion.games.base import Game, S
 from companion.games.reading import Reading
+from companion.referee.loop import FrameLoop, Step
 from companion.referee.session import DOUBT_BELOW, Session
 from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store
@@ -37,7 +39,6 @@ from companion.vision.calibration import Profile, calibrate
 from companion.vision.pipeline import BoardPipeline
 from companion.vision.synth import Pose, encode_jpeg, random_light, random_pose, render_scene
 
-State = Any  # replaced by the generic bench below
 POSE_TRIES = 5
 KIND_TITLES = {
     "played": "positions from play",
@@ -80,7 +81,7 @@ class _Tally:
         self.played = self.played_wrong = self.stuck = 0
 
     def add(
-        self, game: Game, truth: State, reading: Reading, before: State | None = None
+        self, game: Game[S], truth: S, reading: Reading[S], before: S | None = None
     ) -> dict[str, tuple[int, int]]:
         """Count one read image; with ``before``, the board a play turned into ``truth``, also
         the cells that play changed."""
@@ -135,7 +136,7 @@ class _Tally:
         }
 
 
-def _calibrated_pose(game: Game, look: str, rng: np.random.Generator) -> tuple[Pose, Profile]:
+def _calibrated_pose(game: Game[Any], look: str, rng: np.random.Generator) -> tuple[Pose, Profile]:
     """A random camera pose in the game's tilt range and its calibration from a render of the
     start position; a pose that leaves a corner marker out of view is drawn again, as a user
     would move such a camera before calibrating."""
@@ -153,7 +154,7 @@ def _calibrated_pose(game: Game, look: str, rng: np.random.Generator) -> tuple[P
 
 
 def _corrected(
-    game: Game, learner: BoardPipeline, truth: State, frame: np.ndarray, tally: _Tally | None
+    game: Game[S], learner: BoardPipeline[S], truth: S, frame: np.ndarray, tally: _Tally | None
 ) -> int:
     """Read ``frame`` with the reader the page's corrections teach (counted in ``tally`` when
     given), then correct its wrong cells as the host would on the page; cells it learned from.
@@ -171,36 +172,56 @@ def _corrected(
     )
 
 
-def _session_through(game: Game, store: Store, boards: list[State]) -> Session:
-    """A new referee session that has judged ``boards`` in turn (states alone, no camera)."""
-    session = Session(game, store)
+def _enter_true_boards(session: Session[S], boards: list[S]) -> None:
+    """A new match in ``session`` that has judged ``boards`` in turn (states alone)."""
     session.start({})
     for board in boards:
         session.observe(board)
-    return session
+
+
+def _settle(loop: FrameLoop[S], frame: Frame) -> Step[S]:
+    """One board as the camera sees it once the hand that played has left: a new rest, the
+    same still picture until the stillness gate passes it on (one frame; a still cover after
+    ``cover_patience``), or the first frame that cannot be read."""
+    loop.lose_view()
+    first = step = loop.step(frame)
+    for _ in range(loop.gate.cover_patience):
+        if step.settled is not None or step.reading is None:
+            break
+        step = loop.step(frame)
+    return replace(step, timings=first.timings)
 
 
 def _read_game(
-    game: Game, look: str, pose: Pose, profile: Profile, rng: np.random.Generator, timer: _Timer
+    game: Game[S],
+    look: str,
+    pose: Pose,
+    profile: Profile,
+    rng: np.random.Generator,
+    timer: _Timer,
 ) -> _Tally | None:
-    """One whole game filmed by one camera and refereed by a real session, the benchmark
-    playing the host: every settled board is read, reconciled with the match and observed; the
-    host answers the referee's doubts and corrects every square it took wrong on the page (so
-    the match follows the true game), and the reader remembers each board the referee then
-    agrees with.  Counted, for the later half of the boards: the squares the referee took
-    wrong, before the host's corrections (a correction that still holds on later boards is the
-    referee's knowledge, as at a table).  None for a game without random players."""
+    """One whole game filmed by one camera and refereed through the frame loop, the benchmark
+    playing the host: every board is read, reconciled with the match, settled by the
+    stillness gate and observed; the host answers the referee's doubts and corrects every
+    square it took wrong on the page (so the match follows the true game), and the reader
+    remembers each board the referee then agrees with.  Counted, for the later half of the
+    boards: the squares the referee took wrong, before the host's corrections (a correction
+    that still holds on later boards is the referee's knowledge, as at a table).  None for a
+    game without random players."""
     boards = game.lab.random_game(rng)
     if not boards:
         return None
     tally = _Tally()
-    pipeline = BoardPipeline(game, profile)
     still = int(rng.integers(1 << 31))  # the tiles lie as they were put, board after board
     half = len(boards) // 2
     with tempfile.TemporaryDirectory() as folder:
         store = Store(Path(folder) / "games.sqlite3")
         try:
-            session = _session_through(game, store, [])
+            session = Session(game, store)
+            session.start({})
+            loop = FrameLoop(
+                session, BoardPipeline(game, profile), StillnessGate(1, cover_patience=2)
+            )
             for index, truth in enumerate(boards):
                 scene = render_scene(
                     game, truth, look, rng, pose=pose, light=random_light(rng), board_seed=still
@@ -209,43 +230,51 @@ def _read_game(
                     np.frombuffer(encode_jpeg(scene.image, quality=90), np.uint8), 1
                 )
                 counted = index >= half
-                try:
-                    reading, board = pipeline.read(image)
-                except CompanionError:
+                step = _settle(loop, Frame(index, image, f"board {index}", 0.0))
+                if step.reading is None or step.settled is None:
                     tally.images += counted
                     tally.unreadable += counted
                     continue
-                timer.add("read (in a game)", pipeline.timings["read"])
-                if reading.covered:
-                    # what the stillness gate passes on once a cover has stayed still
-                    reading = replace(reading, confidence=np.zeros(len(reading.confidence)))
-                reading = replace(reading, state=session.reconcile(reading.state))
-                session.observe(reading.state, frame=index, confidence=reading.confidence)
+                timer.add("read (in a game)", step.timings["read"])
                 taken = session.observed
                 if counted:
-                    tally.add(game, truth, replace(reading, state=taken), before=boards[index - 1])
-                if session.snapshot()["doubt"] is not None:
-                    session.confirm(True)  # then corrected below where it was wrong
-                right = game.cells(truth)
-                for name in game.lab.wrong_cells(truth, taken):
-                    session.correct(name, right[name])
-                if session.agreed_board() != truth:
-                    # counted, then the game is entered again from its true boards
-                    print(
-                        f"  board {index} of the game: the host's corrections did not bring the "
-                        "referee to the true board",
-                        file=sys.stderr,
-                    )
-                    tally.stuck += 1
-                    session = _session_through(game, store, boards[: index + 1])
-                pipeline.reader.remember(image, board, truth)
+                    seen = replace(step.reading, state=taken, confidence=step.settled.confidence)
+                    tally.add(game, truth, seen, before=boards[index - 1])
+                tally.stuck += _play_host(loop, truth, taken, index, boards)
         finally:
             store.close()
     return tally
 
 
+def _play_host(loop: FrameLoop[S], truth: S, taken: S | None, index: int, boards: list[S]) -> int:
+    """Do on the page what a host who knows ``truth`` does (1 when that was not enough): say
+    yes to a doubt, correct each square the referee took wrong; a game his corrections
+    could not set right is entered again from its true boards."""
+    session, game = loop.session, loop.session.game
+    if session.snapshot()["doubt"] is not None:
+        loop.perform(lambda: session.confirm(True))  # then corrected below where it was wrong
+    right = game.cells(truth)
+    for name in [] if taken is None else game.lab.wrong_cells(truth, taken):
+        loop.perform(lambda name=name: session.correct(name, right[name]))
+    if session.agreed_board() == truth:
+        return 0
+    print(
+        f"  board {index} of the game: the host's corrections did not bring the referee to the "
+        "true board",
+        file=sys.stderr,
+    )
+    loop.perform(lambda: _enter_true_boards(session, boards[: index + 1]))
+    return 1
+
+
 def _read_renders(
-    game: Game, timer: _Timer, *, boards: int, poses: int, seed: int, rows: list[dict[str, Any]]
+    game: Game[Any],
+    timer: _Timer,
+    *,
+    boards: int,
+    poses: int,
+    seed: int,
+    rows: list[dict[str, Any]],
 ) -> dict[str, dict[str, Any]]:
     """Tallies per kind of position: "played" (``random_state``) and, for games that have
     them, "stress" positions read under the same cameras; and for the later half of each
@@ -319,7 +348,7 @@ def _read_renders(
     return {kind: tally.report() for kind, tally in tallies.items()}
 
 
-def _referee_samples(game: Game, timer: _Timer) -> dict[str, Any]:
+def _referee_samples(game: Game[Any], timer: _Timer) -> dict[str, Any]:
     moves = right = 0
     for folder in sample_games(game.id):
         expected = [
@@ -335,7 +364,7 @@ def _referee_samples(game: Game, timer: _Timer) -> dict[str, Any]:
     return {"sample_moves": moves, "sample_moves_right": right}
 
 
-def _rules(game: Game, timer: _Timer) -> None:
+def _rules(game: Game[Any], timer: _Timer) -> None:
     for folder in sample_games(game.id):
         settings = json.loads((folder / "game.json").read_text())
         match = game.new_match(settings)
@@ -351,7 +380,7 @@ def _rules(game: Game, timer: _Timer) -> None:
 
 
 def run_bench(
-    game: Game, *, boards: int, poses: int, seed: int, csv_path: Path | None = None
+    game: Game[Any], *, boards: int, poses: int, seed: int, csv_path: Path | None = None
 ) -> dict[str, Any]:
     """Run the benchmark, print the report and return it as a dict."""
     cv2.setNumThreads(1)

@@ -11,15 +11,11 @@ import json
 import logging
 import tempfile
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from companion.errors import CompanionError, InputError
-from companion.games.base import Game
-from companion.games.reading import Reader, Reading
+from companion.errors import InputError
+from companion.games.base import Game, S
 from companion.referee.session import Session
 from companion.referee.store import Store
 
@@ -29,23 +25,6 @@ SETTINGS_FILE = "game.json"
 PROFILE_FILE = "profile.json"
 EVENTS_FILE = "events.jsonl"
 """What was entered on the page during a recorded game (a pass, a challenge), by photo."""
-
-
-def observe_settled(
-    session: Session,
-    reader: Reader,
-    settled: Reading,
-    image: np.ndarray,
-    board: np.ndarray,
-    index: int,
-) -> None:
-    """Give the referee a settled board (photo ``index``); when the match then holds the board
-    the camera saw, the reader remembers this frame as that board, so that the next read keeps
-    what no hand touched (``Reader.remember``)."""
-    session.observe(settled.state, frame=index, confidence=settled.confidence)
-    agreed = session.agreed_board()
-    if agreed is not None:
-        reader.remember(image, board, agreed)
 
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -201,8 +180,8 @@ def _referee_jsonl(
 
 
 def _referee_frames(
-    game: Game,
-    session: Session,
+    game: Game[S],
+    session: Session[S],
     path: Path,
     profile_path: Path | None,
     overrides: dict[str, Any],
@@ -211,6 +190,7 @@ def _referee_frames(
     settle: int,
 ) -> Iterator[dict[str, Any]]:
     from companion.capture.sources import FolderSource, VideoSource
+    from companion.referee.loop import FrameLoop
     from companion.referee.stillness import StillnessGate
     from companion.vision.calibration import Profile
     from companion.vision.pipeline import BoardPipeline
@@ -227,31 +207,14 @@ def _referee_frames(
         session.start({**(folder_settings(folder) if folder else {}), **overrides})
     start = session.last_frame + 1 if resumed and session.last_frame is not None else 0
     source = FolderSource(path, start=start) if folder else VideoSource(path, start=start)
-    gate = StillnessGate(settle_frames=settle)
-    events = folder_events(folder)
+    loop = FrameLoop(session, pipeline, StillnessGate(settle_frames=settle))
+    loop.events = folder_events(folder)
     yield from printer.new()
-
-    def entered_before(index: int) -> Iterator[dict[str, Any]]:
-        """Apply the page inputs recorded before photo ``index`` (not yet in the log)."""
-        done = session.last_event_frame
-        for at in sorted(events):
-            if at <= index and (done is None or at > done):
-                for event in events[at]:
-                    session.event(event, frame=at)
-        yield from printer.new()
-
     with source:
         for frame in source:
-            yield from entered_before(frame.index)
-            try:
-                reading, board = pipeline.read(frame.image)
-            except CompanionError as err:
-                log.warning("frame %s: %s", frame.name, err)
-                gate.feed(None, None)
-                continue
-            reading = replace(reading, state=session.reconcile(reading.state))
-            settled = gate.feed(board, reading)
-            if settled is not None:
-                observe_settled(session, pipeline.reader, settled, frame.image, board, frame.index)
-                yield from printer.new()
-    yield from entered_before(max(events, default=-1))  # entered after the last photo
+            step = loop.step(frame)
+            if step.problem:
+                log.warning("frame %s: %s", frame.name, step.problem)
+            yield from printer.new()
+    loop.finish()  # what was entered after the last photo
+    yield from printer.new()

@@ -1,9 +1,11 @@
-"""``companion serve``: the camera loop in one thread, the page in waitress's threads.
+"""``companion serve``: the frame loop in the camera thread, the page in waitress's threads.
 
-The loop is source -> pipeline -> stillness gate -> session; the session's changes reach every
-open page through the broadcaster.  With no camera the bundled sample game is replayed at
-``fps`` frames a second; a replay resumed after a crash continues after the last frame the game
-log accepted, and a live camera game resumes out of sync until the table matches the log.
+The camera thread drives the one frame loop (``referee/loop.py``: source -> pipeline -> gate ->
+session -> reader memory) and, between frames, the page's actions that change the game; the
+session's changes reach every open page through the broadcaster.  With no camera the bundled
+sample game is replayed at ``fps`` frames a second; a replay resumed after a crash continues
+after the last frame the game log accepted, and a live camera game resumes out of sync until
+the table matches the log.
 """
 
 from __future__ import annotations
@@ -17,9 +19,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -32,17 +33,20 @@ from companion.capture.sources import (
     open_source,
 )
 from companion.errors import CompanionError, InputError
-from companion.games.base import Game
+from companion.games.base import JSON, Game
+from companion.referee.loop import BLACK_MESSAGE, FrameLoop, Step
 from companion.referee.session import Session
 from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store, default_path
-from companion.replay import PROFILE_FILE, folder_events, folder_settings, observe_settled
+from companion.replay import PROFILE_FILE, folder_events, folder_settings
 from companion.samples import default_sample
 from companion.vision.calibration import Profile, relocate
 from companion.vision.pipeline import BoardPipeline
 from companion.web.stream import Broadcaster
 
 log = logging.getLogger(__name__)
+
+R = TypeVar("R")
 
 CAMERA_VIEW_PERIOD = 0.25
 """Seconds between camera pictures pushed to the page: enough to see hands, cheap on a Pi."""
@@ -57,29 +61,29 @@ STALL_SECONDS = 5.0
 HANG_SECONDS = 60.0
 """...and this long means its driver hangs: the process exits for systemd to restart it."""
 EXIT_CAMERA_HUNG = 75
-BLACK_LEVEL = 12.0
-BLACK_MESSAGE = "the camera gives black pictures: is the lens covered, or the light off?"
 MAX_RETRY_SECONDS = 30.0
+IDLE_SECONDS = 1.0
+"""After a replay: how often the camera thread looks up from page actions to check for stop."""
+__all__ = ["BLACK_MESSAGE", "TableService", "serve"]
 
 
 class TableService:
-    """The runtime the web app serves: the session, the camera view and the loop's health."""
+    """The runtime the web app serves: the frame loop and its thread, the camera view and the
+    loop's health."""
 
     def __init__(
         self,
-        game: Game,
-        session: Session,
+        game: Game[Any],
+        session: Session[Any],
         broadcaster: Broadcaster,
         source: FrameSource,
-        pipeline: BoardPipeline,
+        pipeline: BoardPipeline[Any],
         gate: StillnessGate,
     ) -> None:
         self.game = game
-        self.session = session
         self.broadcaster = broadcaster
         self.source = source
-        self.pipeline = pipeline
-        self.gate = gate
+        self.loop = FrameLoop(session, pipeline, gate, on_bad_event=_skip_event)
         self._lock = threading.Lock()
         self._jpeg: bytes | None = None
         self._camera_version = 0
@@ -88,10 +92,8 @@ class TableService:
         self._ok = True
         self._frames = 0
         self._started = time.monotonic()
-        self._settled: tuple[np.ndarray, np.ndarray] | None = None  # (frame, board) last judged
         self._stop = threading.Event()
-        self.events: dict[int, list[dict[str, Any]]] = {}
-        """A recorded game's page inputs (pass, challenge...), by the photo they came before."""
+        self._frames_over = threading.Event()
         self.reopen: Callable[[], FrameSource] | None = None
         """How to open the camera again after it stopped (None: do not)."""
         self.retry_seconds = RETRY_SECONDS
@@ -101,8 +103,34 @@ class TableService:
         self._last_frame_at = time.monotonic()
         self._watchdog = threading.Thread(target=self._watch, name="camera-watch", daemon=True)
         self._thread = threading.Thread(target=self._run, name="camera-loop", daemon=True)
+        self.loop.own(self._thread)
 
     # --- runtime interface used by the web app ------------------------------------------------
+    @property
+    def session(self) -> Session[Any]:
+        return self.loop.session
+
+    @property
+    def pipeline(self) -> BoardPipeline[Any]:
+        return self.loop.pipeline
+
+    @property
+    def gate(self) -> StillnessGate:
+        return self.loop.gate
+
+    @property
+    def events(self) -> dict[int, list[JSON]]:
+        """A recorded game's page inputs (pass, challenge...), by the photo they came before."""
+        return self.loop.events
+
+    @events.setter
+    def events(self, events: dict[int, list[JSON]]) -> None:
+        self.loop.events = dict(events)
+
+    def perform(self, action: Callable[[], R]) -> R:
+        """Run a page action on the camera thread, between two frames (see ``FrameLoop``)."""
+        return self.loop.perform(action)
+
     def camera_jpeg(self) -> bytes | None:
         with self._lock:
             return self._jpeg
@@ -118,17 +146,18 @@ class TableService:
                 "fps": round(self._frames / elapsed, 1),
             }
 
-    # --- the loop -------------------------------------------------------------------------------
+    # --- the camera thread ----------------------------------------------------------------------
     def start(self) -> None:
         self._thread.start()
         self._watchdog.start()
 
     def join(self, timeout: float | None = None) -> None:
-        """Wait for the loop to end (a replay that ran out of frames)."""
-        self._thread.join(timeout)
+        """Wait until a replay has run out of frames (the thread stays for page actions)."""
+        self._frames_over.wait(timeout)
 
     def stop(self) -> None:
         self._stop.set()
+        self.loop.close()
         self._thread.join(timeout=5)
 
     def _set_health(self, ok: bool, message: str) -> None:
@@ -148,11 +177,14 @@ class TableService:
             except CompanionError as err:
                 self._set_health(False, str(err))
             if not self.source.live:
-                self._enter_events(max(self.events, default=-1))
+                self.loop.finish()
                 self._set_health(True, "replay finished")
+                self._frames_over.set()
+                while not self._stop.is_set():
+                    self.loop.idle(IDLE_SECONDS)
                 return
             # a live camera that stopped: open it again, waiting longer after each failure
-            self._stop.wait(delay)
+            self.loop.idle(delay)
             if self.reopen is None or self._stop.is_set():
                 continue
             try:
@@ -172,44 +204,20 @@ class TableService:
                     return
                 self._frames += 1
                 self._last_frame_at = time.monotonic()
-                self._enter_events(frame.index)
-                try:
-                    reading, board = self.pipeline.read(frame.image)
-                except CompanionError as err:
-                    self._set_health(False, str(err))
-                    self.gate.feed(None, None)
-                    continue
-                self._show(board)
-                if float(board.mean()) < BLACK_LEVEL:
-                    self._set_health(False, BLACK_MESSAGE)
-                    self.gate.feed(None, None)
-                    continue
-                reading = replace(reading, state=self.session.reconcile(reading.state))
-                if self._frames % POSITION_CHECK_EVERY == 0:
-                    self._check_position(frame.image, board)
-                elif self._message and not self._message.startswith("board or camera"):
-                    self._set_health(True, "")
-                settled = self.gate.feed(board, reading)
-                if settled is not None:
-                    with self._lock:
-                        self._settled = (frame.image, board)
-                if settled is not None and self.session.match_id is not None:
-                    observe_settled(
-                        self.session, self.pipeline.reader, settled, frame.image, board, frame.index
-                    )
+                step = self.loop.step(frame)
+                if step.board is not None:
+                    self._show(step.board)
+                self._check(step)
 
-    def _enter_events(self, index: int) -> None:
-        """Enter the recorded page inputs due before photo ``index`` that the log lacks."""
-        if not self.events or self.session.match_id is None:
-            return
-        done = self.session.last_event_frame
-        for at in sorted(self.events):
-            if at <= index and (done is None or at > done):
-                for event in self.events[at]:
-                    try:
-                        self.session.event(event, frame=at)
-                    except CompanionError as err:
-                        log.warning("recorded event %s not entered: %s", event, err)
+    def _check(self, step: Step[Any]) -> None:
+        """Say on the page what went wrong with this frame, or that all is well again."""
+        if step.problem:
+            self._set_health(False, step.problem)
+        elif self._frames % POSITION_CHECK_EVERY == 0:
+            assert step.board is not None
+            self._check_position(step.frame.image, step.board)
+        elif self._message and not self._message.startswith("board or camera"):
+            self._set_health(True, "")
 
     def _check_position(self, image: np.ndarray, board: np.ndarray) -> None:
         """Warn when the board or camera moved; with markers, find the board again."""
@@ -223,8 +231,7 @@ class TableService:
         if found is None:
             self._set_health(False, drift.message)
             return
-        self.pipeline = BoardPipeline(self.game, found)
-        self.gate.feed(None, None)
+        self.loop.use_pipeline(BoardPipeline(self.game, found))
         if profile.path:
             try:
                 found.save(profile.path)
@@ -246,30 +253,7 @@ class TableService:
             if quiet > STALL_SECONDS:
                 self._set_health(False, f"no picture from the camera for {quiet:.0f} s")
 
-    def learn_correction(self, cell: str, value: str) -> None:
-        """A player corrected a misread: let the reader learn it (e.g. this set's font) from the
-        last judged picture, and keep what it learned in the profile for the next start."""
-        with self._lock:
-            settled = self._settled
-        if settled is None:
-            return
-        frame, board = settled
-        try:
-            learned = self.pipeline.reader.learn_example(frame, board, cell, value)
-        except CompanionError as err:
-            log.warning("could not learn from the correction of %s: %s", cell, err)
-            return
-        profile = self.pipeline.profile
-        if learned and profile.path:
-            profile.reader = self.pipeline.reader.to_json()
-            try:
-                profile.save(profile.path)
-            except CompanionError as err:
-                log.warning("could not save what the reader learned to %s: %s", profile.path, err)
-            else:
-                log.info("the reader learned %s = %s; saved in %s", cell, value, profile.path)
-
-    def _show(self, board: Any) -> None:
+    def _show(self, board: np.ndarray) -> None:
         now = time.monotonic()
         if now - self._last_view < CAMERA_VIEW_PERIOD:
             return
@@ -282,6 +266,11 @@ class TableService:
             self._camera_version += 1
             version = self._camera_version
         self.broadcaster.publish("camera", {"n": version})
+
+
+def _skip_event(event: JSON, err: CompanionError) -> None:
+    """A recorded page input the referee refuses: the replay goes on without it."""
+    log.warning("recorded event %s not entered: %s", event, err)
 
 
 def _secret_key(folder: Path) -> str:
@@ -336,7 +325,7 @@ def console_qr(url: str, encoding: str | None = None) -> str | None:
 
 
 def serve(
-    game: Game,
+    game: Game[Any],
     *,
     source: str,
     profile_path: Path | None,
@@ -383,7 +372,7 @@ def serve(
     service = TableService(
         game, session, broadcaster, frames, pipeline, StillnessGate(settle_frames=settle)
     )
-    session.on_correct = service.learn_correction
+    service.loop.teach = True  # a correction on the page teaches the reader this set's look
     if replay:
         service.events = folder_events(folder)
     service.exit_on_hang = True

@@ -21,8 +21,9 @@ import tempfile
 import threading
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -34,6 +35,8 @@ from companion.referee.session import Session  # noqa: E402
 from companion.referee.store import Store  # noqa: E402
 from companion.web import create_app  # noqa: E402
 from companion.web.stream import Broadcaster  # noqa: E402
+
+R = TypeVar("R")
 
 
 class _Runtime:
@@ -49,6 +52,10 @@ class _Runtime:
 
     def camera_jpeg(self) -> bytes | None:
         return b"\xff\xd8\xff\xd9"
+
+    def perform(self, action: Callable[[], R]) -> R:
+        """No camera thread here: the page's actions run on the request's own thread."""
+        return action()
 
     def health(self) -> dict[str, Any]:
         return {"source": "load test", "ok": True, "message": "", "gate": "still", "fps": 0.0}

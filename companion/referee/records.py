@@ -14,7 +14,8 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.base import JSON, Game
-from companion.referee.session import Replay, Session
+from companion.referee.history import History
+from companion.referee.session import Session
 from companion.referee.store import KINDS, Store
 
 FORMAT = "companion-record"
@@ -78,7 +79,7 @@ def import_record(game: Game, store: Store, record: Any) -> int:
             f"the record's settings name files ({', '.join(sorted(named))}): those files are on "
             "the machine that made it; load it there, or copy the files and start a new game"
         )
-    trial = Replay(game, game.settings_for(settings))
+    trial = History(game, game.settings_for(settings))
     checked: list[tuple[str, JSON]] = []
     for number, entry in enumerate(entries, start=1):
         kind = entry.get("kind") if isinstance(entry, dict) else None

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Generic
 
 import numpy as np
 
 from companion.errors import CompanionError, ProfileError
-from companion.games.base import Game
+from companion.games.base import Game, S
 from companion.games.reading import Reading
 from companion.vision.calibration import Profile, as_bgr, locate_by_markers
 from companion.vision.recheck import MOVED_CELLS, Drift, PositionCheck
@@ -22,10 +23,10 @@ from companion.vision.rectify import Rectifier
 log = logging.getLogger(__name__)
 
 
-class BoardPipeline:
+class BoardPipeline(Generic[S]):
     """Reads boards from frames of the calibrated camera view."""
 
-    def __init__(self, game: Game, profile: Profile) -> None:
+    def __init__(self, game: Game[S], profile: Profile) -> None:
         self.game = game
         self.profile = profile
         self.reader = profile.load_reader(game)
@@ -45,7 +46,7 @@ class BoardPipeline:
             )
         return self.rectifier(as_bgr(frame))
 
-    def read(self, frame: np.ndarray) -> tuple[Reading, np.ndarray]:
+    def read(self, frame: np.ndarray) -> tuple[Reading[S], np.ndarray]:
         """The reading of one frame and the rectified board it was read from."""
         start = time.perf_counter()
         board = self.rectify(frame)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -24,14 +25,26 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _RUNTIME_KEY = "companion.runtime"
+R = TypeVar("R")
 
 
 class TableRuntime(Protocol):
     """What the web layer needs from the running service (``service.py`` provides it)."""
 
-    session: Session
-    broadcaster: Broadcaster
-    game: Game
+    @property
+    def session(self) -> Session[Any]:
+        """The referee: read its snapshots and views from any thread; change it only through
+        ``perform``."""
+
+    @property
+    def broadcaster(self) -> Broadcaster: ...
+
+    @property
+    def game(self) -> Game[Any]: ...
+
+    def perform(self, action: Callable[[], R]) -> R:
+        """Run an action that changes the game on the thread that owns the session and the
+        reader (the frame loop's), and return what it returns; it raises what it raised."""
 
     def camera_jpeg(self) -> bytes | None:
         """The latest rectified board view as JPEG, or ``None`` before the first frame."""

@@ -1,5 +1,7 @@
 """JSON endpoints, the event stream and the camera picture.
 
+Every call that changes the game runs on the frame loop's thread (``runtime.perform``), between
+two frames, so that the page never uses the reader or the session while the camera does.
 Every state-changing call answers with the fresh snapshot so the phone that made it updates at
 once; the other phones get the same snapshot over the stream (the runtime publishes it from the
 session's ``on_change``).  Bad requests get 400 with ``{"error": one line}``.
@@ -127,7 +129,8 @@ def hand_entry(token: str) -> Response:
     text = _text(_body(), "text")
     if len(text) > 64:
         raise InputError("that entry is too long")
-    _runtime().session.private_event(token, text)
+    session = _runtime().session
+    _runtime().perform(lambda: session.private_event(token, text))
     private = _runtime().session.private(token)
     return jsonify(private)
 
@@ -139,7 +142,8 @@ def confirm() -> Response:
     accept = _body().get("accept")
     if not isinstance(accept, bool):
         raise InputError("'accept' must be true or false")
-    _runtime().session.confirm(accept)
+    session = _runtime().session
+    _runtime().perform(lambda: session.confirm(accept))
     return _changed()
 
 
@@ -207,7 +211,8 @@ def record_text(match_id: int) -> Response:
 @bp.post("/api/games/<int:match_id>/open")
 @host_only
 def open_game(match_id: int) -> Response:
-    _runtime().session.open(match_id)
+    session = _runtime().session
+    _runtime().perform(lambda: session.open(match_id))
     return _changed()
 
 
@@ -216,7 +221,7 @@ def open_game(match_id: int) -> Response:
 def import_game() -> Response:
     runtime = _runtime()
     match_id = import_record(runtime.game, runtime.session.store, _body())
-    runtime.session.open(match_id)
+    runtime.perform(lambda: runtime.session.open(match_id))
     return _changed(match_id=match_id)
 
 
@@ -244,21 +249,24 @@ def choices(cell: str) -> Response:
 @bp.post("/api/start")
 @host_only
 def start() -> Response:
-    match_id = _runtime().session.start(_start_options(_body()))
+    options, session = _start_options(_body()), _runtime().session
+    match_id = _runtime().perform(lambda: session.start(options))
     return _changed(match_id=match_id)
 
 
 @bp.post("/api/undo")
 @host_only
 def undo() -> Response:
-    return _changed(undone=_runtime().session.undo())
+    session = _runtime().session
+    return _changed(undone=_runtime().perform(session.undo))
 
 
 @bp.post("/api/correct")
 @host_only
 def correct() -> Response:
     body = _body()
-    _runtime().session.correct(_text(body, "cell"), _text(body, "value", empty=True))
+    cell, value, session = _text(body, "cell"), _text(body, "value", empty=True), _runtime().session
+    _runtime().perform(lambda: session.correct(cell, value))
     return _changed()
 
 
@@ -267,5 +275,6 @@ def correct() -> Response:
 def event() -> Response:
     body = _body()
     _text(body, "event")
-    _runtime().session.event(body)
+    session = _runtime().session
+    _runtime().perform(lambda: session.event(body))
     return _changed()

@@ -1,4 +1,4 @@
-"""The bundled Amoeba sample game, refereed end to end from its photos and from its states."""
+"""What the bundled sample games show (the verdicts of every one are in test_game_contract)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from companion.games import find_game
-from companion.replay import referee_input
 from companion.samples import sample_games
 
 GAME = find_game("amoeba")
@@ -38,26 +37,7 @@ def test_sample_is_a_whole_game_with_the_cases_the_issue_asks_for() -> None:
     assert size < 8_000_000, f"sample photos take {size / 1e6:.1f} MB"
 
 
-SAMPLES = [
-    pytest.param(sample, id=f"{game_id}-{sample.name}")
-    for game_id in ("amoeba", "upwords", "octiles", "labyrinth")
-    for sample in sample_games(game_id)
-]
-"""Every bundled sample game of every game (some games bundle more than one)."""
-
-
-@pytest.mark.parametrize("sample", SAMPLES)
-def test_states_alone_give_the_expected_verdicts(sample: Path) -> None:
-    game_id = sample.parent.name
-    expected = [json.loads(x) for x in (sample / "expected.jsonl").read_text().splitlines() if x]
-    assert list(referee_input(find_game(game_id), sample / "script.jsonl")) == expected
-
-
-@pytest.mark.parametrize("sample", SAMPLES)
-def test_photos_give_the_expected_verdicts(sample: Path) -> None:
-    game_id = sample.parent.name
-    expected = [json.loads(x) for x in (sample / "expected.jsonl").read_text().splitlines() if x]
-    assert list(referee_input(find_game(game_id), sample)) == expected
+# every game's sample games, from states and from photos: tests/test_game_contract.py
 
 
 def test_the_upwords_sample_has_what_the_issue_asks_for() -> None:

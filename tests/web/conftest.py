@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -21,6 +22,9 @@ from companion.web.stream import Broadcaster
 
 PIN = "246810"
 """The host PIN the test apps use (a served app makes a random one and prints it)."""
+
+
+R = TypeVar("R")
 
 
 def make_app(table: Table) -> Flask:
@@ -56,6 +60,10 @@ class Table:
 
     def camera_jpeg(self) -> bytes | None:
         return self.jpeg
+
+    def perform(self, action: Callable[[], R]) -> R:
+        """No camera thread here: the page's actions run on the request's own thread."""
+        return action()
 
     def health(self) -> dict[str, Any]:
         return {"source": "folder:test", "ok": True, "message": "", "gate": "still", "fps": 9.5}
