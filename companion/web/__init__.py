@@ -2,59 +2,24 @@
 
 There is no app at module level: ``companion serve`` builds one per table with
 ``create_app(runtime)`` and tests build their own, so nothing global leaks between them.  The
-views reach the runtime through ``runtime_of(current_app)``.
+views reach the runtime through ``runtime.runtime_of(current_app)``.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any
 
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import CompanionError
-
-if TYPE_CHECKING:
-    from companion.games.base import Game
-    from companion.referee.session import Session
-    from companion.web.stream import Broadcaster
+from companion.web import api, auth, pages
+from companion.web.runtime import RUNTIME_KEY, TableRuntime
 
 log = logging.getLogger(__name__)
 
-_RUNTIME_KEY = "companion.runtime"
-R = TypeVar("R")
-
-
-class TableRuntime(Protocol):
-    """What the web layer needs from the running service (``service.py`` provides it)."""
-
-    @property
-    def session(self) -> Session[Any]:
-        """The referee: read its snapshots and views from any thread; change it only through
-        ``perform``."""
-
-    @property
-    def broadcaster(self) -> Broadcaster: ...
-
-    @property
-    def game(self) -> Game[Any]: ...
-
-    def perform(self, action: Callable[[], R]) -> R:
-        """Run an action that changes the game on the thread that owns the session and the
-        reader (the frame loop's), and return what it returns; it raises what it raised."""
-
-    def camera_jpeg(self) -> bytes | None:
-        """The latest rectified board view as JPEG, or ``None`` before the first frame."""
-
-    def health(self) -> dict[str, Any]:
-        """``{"source": str, "ok": bool, "message": str, "gate": str, "fps": float}``."""
-
-
-def runtime_of(app: Flask) -> TableRuntime:
-    return app.extensions[_RUNTIME_KEY]
 
 
 def _wants_json() -> bool:
@@ -63,8 +28,6 @@ def _wants_json() -> bool:
 
 def create_app(runtime: TableRuntime, test_config: dict[str, Any] | None = None) -> Flask:
     """The Flask app for one table; ``test_config`` overrides config keys (e.g. ``TESTING``)."""
-    from companion.web import api, auth, pages
-
     app = Flask(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # an imported game record; requests are tiny
@@ -76,7 +39,7 @@ def create_app(runtime: TableRuntime, test_config: dict[str, Any] | None = None)
     # without a key from the caller, sessions last as long as this process
     app.config.setdefault("SECRET_KEY", secrets.token_hex(32))
     app.config.setdefault("PIN", auth.new_pin())
-    app.extensions[_RUNTIME_KEY] = runtime
+    app.extensions[RUNTIME_KEY] = runtime
     app.extensions["companion.throttle"] = auth.Throttle()
     app.before_request(_refuse_oversized)
     app.before_request(auth.check_csrf)

@@ -15,8 +15,8 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from companion.errors import InputError
 from companion.referee.records import export_record, import_record, text_record
-from companion.web import TableRuntime, runtime_of
 from companion.web.auth import host_only
+from companion.web.runtime import TableRuntime, runtime_of
 
 bp = Blueprint("api", __name__)
 

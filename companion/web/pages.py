@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template
 
-from companion.web import runtime_of
+from companion.web.runtime import runtime_of
 
 bp = Blueprint("pages", __name__)
 

@@ -23,6 +23,7 @@ from companion.errors import InputError
 from companion.games.base import JSON, BoardGeometry, Game, Match
 from companion.games.labyrinth.catalog import default_catalog
 from companion.games.labyrinth.model import (
+    BIZARRE_CELL,
     CHARACTER_COLOURS,
     PIECE_CELL,
     Board,
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
     from companion.games.lab import Lab
     from companion.games.reading import Reader
 
-BIZARRE_CELL = "bizarre"
 
 
 class LabyrinthGame(Game[Board]):

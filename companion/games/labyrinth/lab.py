@@ -7,8 +7,9 @@ import numpy as np
 
 from companion.games.base import JSON
 from companion.games.lab import Lab, Layer, Looks
-from companion.games.labyrinth import BIZARRE_CELL, draw
+from companion.games.labyrinth import draw
 from companion.games.labyrinth.model import (
+    BIZARRE_CELL,
     CHARACTER_COLOURS,
     PIECE_CELL,
     Board,

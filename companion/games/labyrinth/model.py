@@ -288,6 +288,8 @@ def spinner_segments(catalog: Catalog | None = None) -> tuple[str, ...]:
 
 
 PIECE_CELL = re.compile(r"r(\d+)c(\d+)")
+BIZARRE_CELL = "bizarre"
+"""The cell that says where Dr. Bizarre stands."""
 PIECE_VALUE = re.compile(r"([^/]+)/(\d)")
 
 
