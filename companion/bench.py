@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -97,12 +98,12 @@ class _Tally:
         unsure = np.asarray(reading.confidence) < DOUBT_BELOW
         self.asked += int(unsure.sum())
         order = {name: i for i, name in enumerate(game.cells(truth))}
-        wrong = game.lab.wrong_cells(truth, reading.state)
-        self.sure_wrong += sum(not unsure[order[name]] for name in wrong)
+        misread = game.lab.wrong_cells(truth, reading.state)
+        self.sure_wrong += sum(not unsure[order[name]] for name in misread)
         if before is not None:
             played = set(game.lab.wrong_cells(before, truth))
             self.played += len(played)
-            self.played_wrong += len(played.intersection(wrong))
+            self.played_wrong += len(played.intersection(misread))
         return errors
 
     def merge(self, other: _Tally) -> None:
@@ -226,9 +227,9 @@ def _read_game(
                 scene = render_scene(
                     game, truth, look, rng, pose=pose, light=random_light(rng), board_seed=still
                 )
-                image = cv2.imdecode(
-                    np.frombuffer(encode_jpeg(scene.image, quality=90), np.uint8), 1
-                )
+                data = np.frombuffer(encode_jpeg(scene.image, quality=90), np.uint8)
+                image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+                assert image is not None  # a JPEG made just now
                 counted = index >= half
                 step = _settle(loop, Frame(index, image, f"board {index}", 0.0))
                 if step.reading is None or step.settled is None:
@@ -237,6 +238,7 @@ def _read_game(
                     continue
                 timer.add("read (in a game)", step.timings["read"])
                 taken = session.observed
+                assert taken is not None  # a settled board was observed
                 if counted:
                     seen = replace(step.reading, state=taken, confidence=step.settled.confidence)
                     tally.add(game, truth, seen, before=boards[index - 1])
@@ -246,7 +248,7 @@ def _read_game(
     return tally
 
 
-def _play_host(loop: FrameLoop[S], truth: S, taken: S | None, index: int, boards: list[S]) -> int:
+def _play_host(loop: FrameLoop[S], truth: S, taken: S, index: int, boards: list[S]) -> int:
     """Do on the page what a host who knows ``truth`` does (1 when that was not enough): say
     yes to a doubt, correct each square the referee took wrong; a game his corrections
     could not set right is entered again from its true boards."""
@@ -254,8 +256,8 @@ def _play_host(loop: FrameLoop[S], truth: S, taken: S | None, index: int, boards
     if session.snapshot()["doubt"] is not None:
         loop.perform(lambda: session.confirm(True))  # then corrected below where it was wrong
     right = game.cells(truth)
-    for name in [] if taken is None else game.lab.wrong_cells(truth, taken):
-        loop.perform(lambda name=name: session.correct(name, right[name]))
+    for name in game.lab.wrong_cells(truth, taken):
+        loop.perform(partial(session.correct, name, right[name]))
     if session.agreed_board() == truth:
         return 0
     print(

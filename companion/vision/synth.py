@@ -347,7 +347,7 @@ def _table_texture(table: Table, rng: np.random.Generator, span: float, px: int)
     warp = cv2.resize(
         rng.uniform(-1, 1, (12, 12)).astype(np.float32), (side, side), interpolation=cv2.INTER_CUBIC
     )
-    mix = np.zeros((side, side), np.float32)
+    mix: np.ndarray = np.zeros((side, side), np.float32)
     if table.grain:
         freq = rng.uniform(1.5, 3.0) / table.grain
         mix = 0.5 + 0.5 * np.sin((ys + warp * 1.5) * freq)
@@ -397,7 +397,7 @@ def _arm_mask(
     a, b = tray_img[side], tray_img[(side + 1) % 4]
     edge_point = a + (b - a) * rng.uniform(0.2, 0.8)
     inward = centre - edge_point
-    board_size = np.linalg.norm(tray_img[1] - tray_img[0])
+    board_size = float(np.linalg.norm(tray_img[1] - tray_img[0]))
     depth = rng.uniform(0.3, 0.6) if hand == "over" else rng.uniform(0.08, 0.15)
     tip = edge_point + inward * depth * 2 * (board_size / 2) / max(np.linalg.norm(inward), 1)
     start = tip + (-inward / max(np.linalg.norm(inward), 1)) * (width + height)
@@ -433,7 +433,7 @@ def _add_hand(
     height, width = canvas.shape[:2]
     mask, arm_w = _arm_mask(tray_img, hand, rng, (width, height))
     offset = rng.uniform(0.2, 0.5, 2) * arm_w
-    shift = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
+    shift = np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
     shadow = cv2.warpAffine(mask, shift, (width, height))
     shadow = cv2.GaussianBlur(shadow, (0, 0), arm_w * 0.3)
     canvas *= (1.0 - 0.45 * shadow)[..., None]
@@ -508,7 +508,7 @@ def render_scene(
     # how many image pixels one cell covers decides the texture resolution (avoid aliasing)
     tray = _tray_points(game)
     tray_img = _apply(h, tray)
-    cell_img = np.linalg.norm(tray_img[1] - tray_img[0]) / (geo.cols + 2 * geo.margin)
+    cell_img = float(np.linalg.norm(tray_img[1] - tray_img[0])) / (geo.cols + 2 * geo.margin)
     ppc = int(np.clip(round(cell_img * 1.25), 24, 128))
 
     span = 4 * (max(geo.cols, geo.rows) + 2 * geo.margin)
@@ -516,11 +516,11 @@ def render_scene(
     wood = _table_texture(table, still, span, table_px)
     low = (geo.cols / 2 - span / 2, geo.rows / 2 - span / 2)
     to_table = h @ _scale_to_plane(table_px, low)
-    canvas = cv2.warpPerspective(wood, to_table, size, borderMode=cv2.BORDER_REFLECT)
+    canvas: np.ndarray = cv2.warpPerspective(wood, to_table, size, borderMode=cv2.BORDER_REFLECT)
 
     placed = _draw_markers(canvas, game, h, size, still) if markers else {}
 
-    board = game.lab.draw_board(state, look, still, px_per_cell=ppc).astype(np.float32)
+    board: np.ndarray = game.lab.draw_board(state, look, still, px_per_cell=ppc).astype(np.float32)
     ratio = ppc / cell_img
     if ratio > 1.0:
         board = cv2.GaussianBlur(board, (0, 0), 0.5 * ratio)
@@ -532,7 +532,7 @@ def render_scene(
     canvas *= (1.0 - 0.4 * contact)[..., None]
     _paste(canvas, board, to_board, size)
     for image, item_corners in game.lab.table_items(state, look, still, px_per_cell=ppc):
-        item = image.astype(np.float32)
+        item: np.ndarray = image.astype(np.float32)
         if ratio > 1.0:
             item = cv2.GaussianBlur(item, (0, 0), 0.5 * ratio)
         rows, cols = item.shape[:2]
