@@ -7,13 +7,13 @@ in completely so that the stored settings replay the same match after a restart.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, TypeGuard
 
 from companion.errors import InputError
 from companion.games.base import JSON
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """A whole number from JSON (``True`` is not one)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -138,7 +138,7 @@ class AmoebaMatch(TableMatch):
         if kind != "hand":
             raise InputError(f"amoeba has no event {kind!r}: the only event is 'hand'")
         player, cards = event.get("player"), event.get("cards")
-        if player is None or not is_int(player) or not 0 <= player < self.players:
+        if not is_int(player) or not 0 <= player < self.players:
             raise InputError(f"'player' must be 0 to {self.players - 1}, not {player!r}")
         if not isinstance(cards, list) or len(cards) > HAND or not all(is_int(c) for c in cards):
             raise InputError(f"'cards' must list at most {HAND} card numbers")

@@ -902,7 +902,7 @@ class LabyrinthMatch(TableMatch):
     def _player_of(self, event: JSON) -> int:
         """The player an event names; ``InputError`` unless one of this match's."""
         player = event.get("player")
-        if player is None or not is_int(player) or not 0 <= player < self.players:
+        if not is_int(player) or not 0 <= player < self.players:
             raise InputError(f"'player' must be 0 to {self.players - 1}, not {player!r}")
         return player
 
@@ -912,7 +912,7 @@ class LabyrinthMatch(TableMatch):
         if player not in table.owed:
             return self._illegal(table, f"{name} does not owe a disc"), table
         count = len(table.kept[player])
-        if disc is None or not is_int(disc) or not 0 <= disc < count:
+        if not is_int(disc) or not 0 <= disc < count:
             raise InputError(f"'disc' must be one of {name}'s discs, 0 to {count - 1}")
         table, space = self._set_aside(table, player, disc)
         owed = list(table.owed)

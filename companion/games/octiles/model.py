@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.octiles.tiles import ROTATIONS, TILES, same_face
+from companion.games.settings import is_int
 
 Face = tuple[int, int] | None
 """(tile, rotation) of a face-up tile; None for a face-down one."""
@@ -244,17 +245,13 @@ def format_position(position: Position) -> dict[str, Any]:
     }
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _parse_face(space: str, value: Any) -> Face:
     if not isinstance(value, dict):
         raise InputError(f"octiles space {space} must be an object, not {value!r}")
     if value.get("face_down") is True and set(value) == {"face_down"}:
         return None
     tile, rotation = value.get("tile"), value.get("rotation")
-    if set(value) != {"tile", "rotation"} or not _is_int(tile) or not _is_int(rotation):
+    if set(value) != {"tile", "rotation"} or not is_int(tile) or not is_int(rotation):
         raise InputError(
             f'octiles space {space} is {value!r}: expected {{"face_down": true}} '
             'or {"tile": 1-18, "rotation": 0-7}'
