@@ -345,16 +345,60 @@ def serve(
 
     sample = default_sample(game.id) if source in ("auto", "sample") else None
     frames = open_source(source, sample_dir=sample, fps=fps)
+    pipeline = BoardPipeline(game, _profile_of(game, frames, profile_path))
+    store_path = (data_dir / "games.sqlite3") if data_dir else default_path()
+    broadcaster = Broadcaster()
+    session = _session_for(game, Store(store_path), frames, broadcaster, settings or {}, new=new)
+    service = TableService(
+        game, session, broadcaster, frames, pipeline, StillnessGate(settle_frames=settle)
+    )
+    service.loop.teach = True  # a correction on the page teaches the reader this set's look
+    if isinstance(frames, FolderSource):
+        service.events = folder_events(frames.path)
+        frames.sleep = service.loop.idle  # page actions run while the replay waits
+    service.exit_on_hang = True
+    if frames.live:
+        service.reopen = lambda: open_source(source, sample_dir=sample, fps=fps)
+    log.info("watching %s", frames.description)
+    service.start()
+    pin = new_pin()
+    address = socket.gethostbyname(socket.gethostname()) if host in ("0.0.0.0", "::") else host
+    join_url = f"http://{address}:{port}/"
+    app = create_app(
+        service, {"PIN": pin, "SECRET_KEY": _secret_key(store_path.parent), "JOIN_URL": join_url}
+    )
+    _announce(pin, join_url, public=host in ("0.0.0.0", "::"))
+    try:
+        waitress.serve(
+            app, host=host, port=port, threads=WEB_THREADS, channel_timeout=30, _quiet=True
+        )
+    finally:
+        service.stop()
+
+
+def _profile_of(game: Game[Any], frames: FrameSource, profile_path: Path | None) -> Profile:
+    """The camera's calibration (a replayed folder may hold its own), with a Pi camera set to
+    the exposure and colour the reader was calibrated under."""
     folder = frames.path if isinstance(frames, FolderSource) else None
     profile = Profile.load(_profile_for(frames, folder, profile_path), game=game.id)
     if isinstance(frames, Picamera2Source) and profile.camera_controls:
-        frames.apply_controls(profile.camera_controls)  # the look the reader was calibrated on
-    pipeline = BoardPipeline(game, profile)
-    store_path = (data_dir / "games.sqlite3") if data_dir else default_path()
-    store = Store(store_path)
-    broadcaster = Broadcaster()
-    session = Session(game, store)
-    session.defaults = dict(settings or {})
+        frames.apply_controls(profile.camera_controls)
+    return profile
+
+
+def _session_for(
+    game: Game[Any],
+    store: Store,
+    frames: FrameSource,
+    broadcaster: Broadcaster,
+    settings: JSON,
+    *,
+    new: bool,
+) -> Session[Any]:
+    """The referee of this table: the unfinished game resumed (a replay after the last frame
+    the log accepted), else for a replay a new game with the recording's settings."""
+    session: Session[Any] = Session(game, store)
+    session.defaults = dict(settings)
     session.on_change = lambda: broadcaster.publish("snapshot", session.snapshot())
     replay = not frames.live
     if replay:
@@ -368,26 +412,16 @@ def serve(
     if resumed:
         log.info("resumed game %s", session.match_id)
     elif replay:
-        session.start({**(folder_settings(folder) if folder else {}), "source": frames.description})
-    service = TableService(
-        game, session, broadcaster, frames, pipeline, StillnessGate(settle_frames=settle)
-    )
-    service.loop.teach = True  # a correction on the page teaches the reader this set's look
-    if replay:
-        service.events = folder_events(folder)
-    service.exit_on_hang = True
-    if frames.live:
-        service.reopen = lambda: open_source(source, sample_dir=sample, fps=fps)
-    log.info("watching %s", frames.description)
-    service.start()
-    pin = new_pin()
-    address = socket.gethostbyname(socket.gethostname()) if host in ("0.0.0.0", "::") else host
-    join_url = f"http://{address}:{port}/"
-    app = create_app(
-        service, {"PIN": pin, "SECRET_KEY": _secret_key(store_path.parent), "JOIN_URL": join_url}
-    )
+        folder = frames.path if isinstance(frames, FolderSource) else None
+        recorded = folder_settings(folder) if folder else {}
+        session.start({**recorded, "source": frames.description})
+    return session
+
+
+def _announce(pin: str, join_url: str, *, public: bool) -> None:
+    """Tell the host on the console how to log in and how phones join."""
     log.info("host PIN: %s  (enter it on the page to start games, undo and correct)", pin)
-    if host in ("0.0.0.0", "::"):
+    if public:
         log.info("phones on this network join at %s  (Ctrl+C to stop)", join_url)
         code = console_qr(join_url)
         if code is not None:
@@ -398,9 +432,3 @@ def serve(
             "Ctrl+C to stop)",
             join_url,
         )
-    try:
-        waitress.serve(
-            app, host=host, port=port, threads=WEB_THREADS, channel_timeout=30, _quiet=True
-        )
-    finally:
-        service.stop()

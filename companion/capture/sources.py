@@ -12,7 +12,7 @@ import logging
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -89,6 +89,8 @@ class FolderSource(FrameSource):
         self.start = max(0, start)
         self.loop = loop
         self.description = f"folder {self.path}"
+        self.sleep: Callable[[float], None] = time.sleep
+        """How the paced replay waits for the next frame (``serve`` runs page actions then)."""
 
     def __iter__(self) -> Iterator[Frame]:
         n = len(self.files)
@@ -103,7 +105,7 @@ class FolderSource(FrameSource):
                 log.warning("skipping %s", err)
             else:
                 if self.fps is not None:
-                    time.sleep(max(0.0, due - time.monotonic()))
+                    self.sleep(max(0.0, due - time.monotonic()))
                     due = max(due, time.monotonic() - 1.0) + 1.0 / self.fps
                 yielded_this_pass = True
                 yield Frame(index, image, path.name, time.time())
