@@ -93,6 +93,8 @@ def test_corrections_from_many_threads_reach_the_reader_only_between_frames(
     def page(seed: int) -> None:
         rng = np.random.default_rng(seed)
         cells = list(GAME.cells(GAME.start_state()))
+        while not session.verdicts and not stop.wait(0.01):
+            pass  # the host corrects once something was judged
         for _ in range(EACH):
             if stop.is_set():
                 return
