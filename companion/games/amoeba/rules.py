@@ -84,7 +84,7 @@ class _Table:
     over: bool
 
 
-class AmoebaMatch(TableMatch):
+class AmoebaMatch(TableMatch[Tray, _Table]):
     """One game of Amoeba.
 
     End of the game: the first player whose total reaches ``target`` wins.  If one move takes

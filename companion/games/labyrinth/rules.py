@@ -195,7 +195,7 @@ class _Table:
     entered: tuple[tuple[int, ...] | None, ...]
 
 
-class LabyrinthMatch(TableMatch):
+class LabyrinthMatch(TableMatch[Board, _Table]):
     """One game of Zombie Labyrinth for 2-4 players."""
 
     def __init__(self, settings: JSON) -> None:

@@ -268,7 +268,7 @@ class _Table:
     over: bool
 
 
-class OctilesMatch(TableMatch):
+class OctilesMatch(TableMatch[Position, _Table]):
     """One game of Octiles.
 
     The first player to bring every runner home wins; with ``places`` the others play on until

@@ -84,7 +84,7 @@ class _Table:
     racks_counted: bool
 
 
-class UpwordsMatch(TableMatch):
+class UpwordsMatch(TableMatch[Board, _Table]):
     """One game of Upwords.
 
     The game ends when every player passes in a row, or when the players say so with an
