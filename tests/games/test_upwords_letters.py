@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.errors import VisionError
 from companion.games.upwords import letters
 from companion.games.upwords.letters import LetterClassifier, normalise, tesseract_letter
 from companion.games.upwords.model import LETTERS
@@ -137,3 +141,72 @@ def test_damaged_examples_are_refused() -> None:
 def test_tesseract_reads_a_clear_turned_letter() -> None:
     rng = np.random.default_rng(8)
     assert tesseract_letter(face("K", SEEN, rng, side=48, turns=1)) == "K"
+
+
+def test_a_letter_that_is_no_tile_is_refused_before_anything_is_learned() -> None:
+    fresh = LetterClassifier()
+    rng = np.random.default_rng(9)
+    for bad in ("Q", "", "AB", "e"):
+        with pytest.raises(VisionError):
+            fresh.learn(face("A", SEEN, rng), bad)
+    with pytest.raises(VisionError):
+        LetterClassifier({"Q": [np.zeros((letters.GLYPH, letters.GLYPH), np.float32)]})
+    assert dict(fresh.examples) == {}
+
+
+@pytest.fixture
+def switching_often() -> Iterator[None]:
+    """Threads take turns every few bytecodes, as they may on a loaded machine."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    yield
+    sys.setswitchinterval(before)
+
+
+@pytest.mark.usefixtures("switching_often")
+def test_a_classify_on_another_thread_never_sees_half_a_table() -> None:
+    """The camera's thread reads while a correction teaches the font: each classify sees the
+    prototypes before or after the example was added, never arrays of both (which raised on
+    mismatched shapes when the table was swapped one array at a time)."""
+    fresh = LetterClassifier()
+    rng = np.random.default_rng(10)
+    glyphs = np.stack([normalise(face(letter, SEEN, rng)) for letter in "AEK"])
+    want = [guess.letter for guess in fresh.classify(glyphs)]
+    crops = [face(letter, SEEN, rng) for letter in LETTERS[:20]]
+    failures: list[BaseException] = []
+    stop = threading.Event()
+
+    def read() -> None:
+        while not stop.is_set():
+            try:
+                assert [guess.letter for guess in fresh.classify(glyphs)] == want
+            except BaseException as err:
+                failures.append(err)
+                stop.set()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        for crop, letter in zip(crops, LETTERS[:20], strict=True):
+            fresh.learn(crop, letter)
+    finally:
+        stop.set()
+        reader.join()
+    assert failures == []
+    assert sum(len(kept) for kept in fresh.examples.values()) == 20
+
+
+@pytest.mark.usefixtures("switching_often")
+def test_corrections_on_two_threads_both_count() -> None:
+    fresh = LetterClassifier()
+    rng = np.random.default_rng(11)
+    work = {letter: [face(letter, SEEN, rng) for _ in range(6)] for letter in "MN"}
+    threads = [
+        threading.Thread(target=lambda k=k: [fresh.learn(crop, k) for crop in work[k]])
+        for k in work
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert {k: len(v) for k, v in fresh.examples.items()} == {"M": 6, "N": 6}

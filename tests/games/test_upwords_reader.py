@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from companion.errors import ProfileError, VisionError
+from companion.errors import CompanionError, ProfileError, VisionError
 from companion.games.upwords import UpwordsGame
 from companion.games.upwords.camera import Camera, solve_focal
 from companion.games.upwords.model import CENTRE, LETTERS, SIZE, TILE_THICKNESS, Board
@@ -263,3 +266,38 @@ def test_tiles_on_the_textured_centre_squares_are_not_taken_for_texture() -> Non
                 read += 1
                 missed += seen.squares[row * SIZE + col][0] == 0
     assert read == 48 and missed == 0
+
+
+CELLS = st.one_of(
+    st.sampled_from(["r0c0", "r3c4", "r9c9", "r\u00b2c4", "r3c", "R3C4", ""]),
+    st.text(max_size=6),
+    st.none(),
+    st.integers(),
+)
+VALUES = st.one_of(
+    st.sampled_from(["", "2E", "1QU", "3qu", "5Z", "1Q", "6A", "0E", "\u00b2E", "E2", "2"]),
+    st.text(max_size=4),
+    st.none(),
+    st.integers(),
+)
+
+
+@pytest.fixture(scope="module")
+def pupil(view: View) -> TileReader:
+    """A copy of the view's reader for tests to teach."""
+    return TileReader.from_json(view.reader.to_json(), GAME.geometry)
+
+
+@settings(max_examples=80, deadline=None)
+@given(cell=CELLS, value=VALUES)
+def test_a_correction_it_cannot_learn_from_raises_a_companion_error(
+    view: View, pupil: TileReader, boards: list, cell: Any, value: Any
+) -> None:
+    """The camera loop logs a ``CompanionError`` from ``learn_example`` and goes on; anything
+    else would end it."""
+    _, frame = boards[0]
+    try:
+        learned = pupil.learn_example(frame, view.rectifier(frame), cell, value)
+    except CompanionError:
+        return
+    assert isinstance(learned, bool)

@@ -19,13 +19,17 @@ from __future__ import annotations
 
 import base64
 import logging
+import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 
 import cv2
 import numpy as np
 
+from companion.errors import VisionError
 from companion.games.upwords.model import LETTERS
 
 log = logging.getLogger(__name__)
@@ -179,81 +183,121 @@ def _packaged() -> tuple[np.ndarray, np.ndarray]:
     return features(rotations(glyphs).reshape(-1, GLYPH, GLYPH)), labels
 
 
-class LetterClassifier:
-    """Nearest prototypes over glyph features; learns a tile set's font from examples."""
+def check_letter(letter: str) -> None:
+    """VisionError unless ``letter`` names a tile face: a correction naming none (a plain Q, a
+    typo on the page) teaches nothing."""
+    if letter not in LETTERS:
+        raise VisionError(f"{letter!r} is not an upwords tile: use A-Z, with QU for Q")
 
-    def __init__(self, examples: dict[str, list[np.ndarray]] | None = None) -> None:
-        self._base_feats, self._base_labels = _packaged()
-        self.examples: dict[str, list[np.ndarray]] = {}
-        for letter, glyphs in (examples or {}).items():
-            for glyph in glyphs:
-                self._store(letter, glyph)
-        self._rebuild()
 
-    # --- learning ---------------------------------------------------------------------------
-    def learn(self, face: np.ndarray, letter: str) -> bool:
-        """Add a labelled face crop (any rotation); False when the crop shows no letter."""
-        glyph = normalise(face)
-        if glyph is None:
-            return False
-        self._store(letter, glyph)
-        self._rebuild()
-        return True
+Examples = Mapping[str, tuple[np.ndarray, ...]]
+"""Learned examples per letter, oldest first: binary normalised glyphs."""
 
-    def _store(self, letter: str, glyph: np.ndarray) -> None:
-        if letter not in LETTERS:
-            raise ValueError(f"{letter!r} is not an upwords tile")
-        kept = self.examples.setdefault(letter, [])
-        kept.append((np.asarray(glyph, np.float32) >= 0.5).astype(np.float32))
-        del kept[:-MAX_EXAMPLES_PER_LETTER]
 
-    def _rebuild(self) -> None:
-        """Prototype table = packaged glyphs + learned examples, each at 4 rotations."""
-        n_base = len(self._base_labels)
-        rot_labels = np.tile(self._base_labels, 4)
-        rot_turns = np.repeat(np.arange(4), n_base)
-        feats, labels, turns = [self._base_feats], [rot_labels], [rot_turns]
+def _with_example(examples: Examples, letter: str, glyph: np.ndarray) -> Examples:
+    """``examples`` and one more for ``letter``, keeping the newest ``MAX_EXAMPLES_PER_LETTER``
+    (a new mapping: a table already published keeps its own)."""
+    binary = (np.asarray(glyph, np.float32) >= 0.5).astype(np.float32)
+    binary.setflags(write=False)
+    kept = (*examples.get(letter, ()), binary)
+    return MappingProxyType({**examples, letter: kept[-MAX_EXAMPLES_PER_LETTER:]})
+
+
+@dataclass(frozen=True)
+class _Prototypes:
+    """What a glyph is compared with: the packaged glyphs and the learned examples, each at 4
+    rotations, sorted into one column block per letter (so the best match per letter is one max
+    per block).
+
+    Built whole and never changed: learning builds a new table and publishes it with one
+    assignment, so a ``classify`` on another thread meanwhile uses the old table or the new one,
+    never arrays of both.
+    """
+
+    examples: Examples
+    feats: np.ndarray
+    turns: np.ndarray
+    bonus: np.ndarray
+    starts: np.ndarray
+    """Where each letter's block begins."""
+
+    @classmethod
+    def build(cls, examples: Examples) -> _Prototypes:
+        base_feats, base_labels = _packaged()
+        rot_labels = np.tile(base_labels, 4)
+        rot_turns = np.repeat(np.arange(4), len(base_labels))
+        feats, labels, turns = [base_feats], [rot_labels], [rot_turns]
         bonus = [np.zeros(len(rot_labels), np.float32)]
-        own = [(LETTERS.index(k), g) for k, gs in self.examples.items() for g in gs]
+        own = [(LETTERS.index(k), g) for k, gs in examples.items() for g in gs]
         if own:
             glyphs = np.stack([g for _, g in own])
             feats.append(features(rotations(glyphs).reshape(-1, GLYPH, GLYPH)))
             labels.append(np.tile([i for i, _ in own], 4))
             turns.append(np.repeat(np.arange(4), len(own)))
             bonus.append(np.full(4 * len(own), EXAMPLE_BONUS, np.float32))
-        self._feats = np.concatenate(feats).astype(np.float32)
-        self._labels = np.concatenate(labels)
-        self._turns = np.concatenate(turns)
-        self._bonus = np.concatenate(bonus)
-        # one column block per letter, so the best match per letter is one max per block
-        order = np.argsort(self._labels, kind="stable")
-        self._feats, self._labels, self._turns, self._bonus = (
-            self._feats[order],
-            self._labels[order],
-            self._turns[order],
-            self._bonus[order],
+        all_labels = np.concatenate(labels)
+        order = np.argsort(all_labels, kind="stable")
+        arrays = (
+            np.concatenate(feats).astype(np.float32)[order],
+            np.concatenate(turns)[order],
+            np.concatenate(bonus)[order],
+            np.searchsorted(all_labels[order], np.arange(len(LETTERS))),
         )
-        self._starts = np.searchsorted(self._labels, np.arange(len(LETTERS)))
+        for array in arrays:
+            array.setflags(write=False)
+        return cls(examples, *arrays)
+
+
+class LetterClassifier:
+    """Nearest prototypes over glyph features; learns a tile set's font from examples."""
+
+    def __init__(self, examples: Mapping[str, Sequence[np.ndarray]] | None = None) -> None:
+        kept: Examples = MappingProxyType({})
+        for letter, glyphs in (examples or {}).items():
+            for glyph in glyphs:
+                check_letter(letter)
+                kept = _with_example(kept, letter, glyph)
+        self._table = _Prototypes.build(kept)
+        # held while a new table is built from the last, so two corrections at once both count
+        self._learning = threading.Lock()
+
+    @property
+    def examples(self) -> Examples:
+        """The learned examples per letter (read-only), oldest first."""
+        return self._table.examples
+
+    # --- learning ---------------------------------------------------------------------------
+    def learn(self, face: np.ndarray, letter: str) -> bool:
+        """Add a labelled face crop (any rotation); False when the crop shows no letter,
+        ``VisionError`` when ``letter`` is no tile's."""
+        check_letter(letter)
+        glyph = normalise(face)
+        if glyph is None:
+            return False
+        with self._learning:
+            self._table = _Prototypes.build(_with_example(self._table.examples, letter, glyph))
+        return True
 
     # --- reading ----------------------------------------------------------------------------
     def classify(self, glyphs: np.ndarray) -> list[LetterGuess]:
         """Normalised glyphs (n, G, G) -> one guess each."""
         if len(glyphs) == 0:
             return []
-        sims = features(glyphs) @ self._feats.T + self._bonus
-        per_letter = np.maximum.reduceat(sims, self._starts, axis=1)
+        table = self._table  # read once: a learner may publish a new one meanwhile
+        sims = features(glyphs) @ table.feats.T + table.bonus
+        per_letter = np.maximum.reduceat(sims, table.starts, axis=1)
         order = np.argsort(-per_letter, axis=1)
         out = []
         for i in range(len(glyphs)):
             best, second = order[i, 0], order[i, 1]
             margin = float(per_letter[i, best] - per_letter[i, second])
-            lo = self._starts[best]
-            hi = self._starts[best + 1] if best + 1 < len(LETTERS) else sims.shape[1]
+            lo = table.starts[best]
+            hi = table.starts[best + 1] if best + 1 < len(LETTERS) else sims.shape[1]
             j = lo + int(np.argmax(sims[i, lo:hi]))
             out.append(
                 LetterGuess(
                     letter=LETTERS[best],
-                    quarter_turns=int(self._turns[j]),
+                    quarter_turns=int(table.turns[j]),
                     confidence=float(np.clip(margin / MARGIN_SCALE, 0.0, 1.0)),
                     similarity=float(per_letter[i, best]),
                 )

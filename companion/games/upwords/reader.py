@@ -34,13 +34,14 @@ at the camera's own resolution), or from the rectified board (``read``), with th
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
 
-from companion.errors import ProfileError, VisionError
+from companion.errors import InputError, ProfileError, VisionError
 from companion.games.base import JSON, BoardGeometry
 from companion.games.reading import Reader, Reading
 from companion.games.upwords.camera import MIN_LEVEL_PX, Camera
@@ -52,12 +53,16 @@ from companion.games.upwords.faces import (
     settle_heights,
 )
 from companion.games.upwords.layout import COLOUR_LEVELS, Layout, N, View, face_centres
-from companion.games.upwords.letters import LetterClassifier, LetterGuess, find_ink
+from companion.games.upwords.letters import (
+    LetterClassifier,
+    LetterGuess,
+    check_letter,
+    find_ink,
+)
 from companion.games.upwords.memory import FaceMemory, stacks_of
 from companion.games.upwords.model import (
     CENTRE,
     EMPTY,
-    LETTERS,
     SIZE,
     Board,
     parse_cell,
@@ -76,6 +81,7 @@ from companion.games.upwords.silhouette import silhouettes
 log = logging.getLogger(__name__)
 
 VERSION = 1
+_T = TypeVar("_T")
 
 
 def _rect_scale(geometry: BoardGeometry) -> np.ndarray:
@@ -272,22 +278,25 @@ class TileReader(Reader[Board]):
 
     def learn_example(self, frame: np.ndarray, board: np.ndarray, cell: str, value: str) -> bool:
         """Teach the font from a square corrected on the page (``value`` like ``"2E"``): the
-        letter's face is cut from the camera frame.  False when nothing was learned."""
-        height, letter = parse_square(value)
+        letter's face is cut from the camera frame.  False when nothing was learned; a cell or
+        value that names no square raises ``InputError`` (the caller logs it and goes on)."""
+        height, letter = _parsed(parse_square, value)
         if not height:
             return False  # an emptied square teaches no letter
-        return self.learn_letter(frame, cell, letter)
+        return self._learn_square(frame, _square_index(cell), letter)
 
     def learn_letter(self, image: np.ndarray, cell: str | None, letter: str) -> bool:
         """Teach the font from one square: ``image`` is the rectified board or the frame
         (``cell`` names the square, e.g. ``"r3c4"``) or one face crop (``cell`` None).
         False when no letter could be found there."""
-        if letter not in LETTERS:
-            raise VisionError(f"{letter!r} is not an upwords tile: use A-Z, with QU for Q")
+        check_letter(letter)
         if cell is None:
             return self.letters.learn(image, letter)
-        row, col = parse_cell(cell)
-        index = row * SIZE + col
+        return self._learn_square(image, _square_index(cell), letter)
+
+    def _learn_square(self, image: np.ndarray, index: int, letter: str) -> bool:
+        """Teach ``letter`` from square ``index`` of the rectified board or the frame, unless
+        it shows no tile or a taller neighbour hides part of it."""
         view = self._frame if image.shape[:2] == self.camera.image_size[::-1] else self._rect
         _check_image(image, view.size, "board image")
         reads, _, layout = self._read(image, view)
@@ -370,6 +379,20 @@ class TileReader(Reader[Board]):
         confidence = np.array([sq.confidence for sq in reads], np.float64)
         note = f"{odd} square(s) hidden" if odd else ""
         return Reading(state=Board(squares), confidence=confidence, covered=odd > 0, note=note)
+
+
+def _parsed(parse: Callable[[str], _T], text: str) -> _T:
+    """``parse`` (``model.parse_square`` or ``parse_cell``) failing with ``InputError`` only:
+    they let ``int()`` or ``len()`` fail on some text (a superscript digit, a non-string)."""
+    try:
+        return parse(text)
+    except (TypeError, ValueError):
+        raise InputError(f"{text!r} names no upwords square or value") from None
+
+
+def _square_index(cell: str) -> int:
+    row, col = _parsed(parse_cell, cell)
+    return row * SIZE + col
 
 
 def _tile_read(level: int, guess: LetterGuess, *, bare: bool, behind: bool) -> SquareRead:
