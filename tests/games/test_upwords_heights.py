@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from upwords_scenes import scene
 
 from companion.games.upwords import UpwordsGame
 from companion.games.upwords.draw import LOOKS_UNSEEN, MAX_SHIFT, STACK_SLACK, raised
-from companion.games.upwords.model import SIZE, Board
+from companion.games.upwords.heights import LETTER_SPREAD, choose_levels, refine_lean
+from companion.games.upwords.layout import face_centres
+from companion.games.upwords.model import MAX_HEIGHT, SIZE, Board
 from companion.games.upwords.reader import TileReader
+from companion.games.upwords.silhouette import silhouettes
 from companion.vision import synth
 from companion.vision.rectify import Rectifier
 
@@ -194,3 +198,64 @@ def test_tall_stacks_seen_obliquely_hide_no_tiles_and_cover_nothing() -> None:
             if (reading.state.squares[i][0] > 0) != (h > 0)
         ]
         assert wrong == [], look
+
+
+def test_the_lean_refit_finds_the_lean_the_letters_show() -> None:
+    """Letters at unknown heights, placed by a lean off the calibrated one: the refit moves
+    most of the way to it."""
+    rng = np.random.default_rng(7)
+    true = np.array([0.9, -0.6, 0.05])
+    prior = true + np.array([0.08, -0.06, 0.02])
+    squares = rng.choice(SIZE * SIZE, 30, replace=False)
+    levels = rng.integers(1, MAX_HEIGHT + 1, 30)
+    seen = face_centres(true, squares)[levels - 1, np.arange(30)]
+    seen += rng.normal(0, LETTER_SPREAD / 3, seen.shape)  # loose stacks
+    got = refine_lean(prior, seen, squares)
+    assert np.abs(got - true).max() < 0.25 * np.abs(prior - true).max()
+
+
+def cues(truth: np.ndarray, lean: np.ndarray, letters: np.ndarray) -> tuple:
+    """Flat face outlines and silhouettes as wide as ``truth`` heights make them (plus a common
+    bias); ``letters`` (n, 2) where the letters are seen."""
+    squares = np.arange(len(truth)) * 7
+    widths = 0.88 + 0.1 * np.arange(1, MAX_HEIGHT + 1)[:, None, None] * np.ones((1, len(truth), 2))
+    measured = widths[truth - 1, np.arange(len(truth))] + 0.02
+    edge = np.ones((len(truth), MAX_HEIGHT))
+    predicted = face_centres(lean, squares)
+    return edge, letters, predicted, (measured, widths, np.zeros((len(truth), 2), bool))
+
+
+def test_a_height_is_where_its_letter_lies_and_its_silhouette_agrees() -> None:
+    lean = np.array([0.8, 0.5, 0.02])
+    truth = np.array([1, 2, 3, 4, 5, 3, 2, 1, 4, 2])
+    centres = face_centres(lean, np.arange(len(truth)) * 7)[truth - 1, np.arange(len(truth))]
+    levels, miss = choose_levels(*cues(truth, lean, centres + 0.004))
+    assert levels.tolist() == truth.tolist()
+    assert np.all(miss < 0.01)
+
+
+def test_the_silhouette_decides_a_letter_between_two_faces() -> None:
+    """Two letters lie halfway between their stack's faces at heights 2 and 3 (a stack loose in
+    its well); the other stacks' letters are clear.  Their silhouettes say 3."""
+    lean = np.array([0.8, 0.5, 0.02])
+    truth = np.array([1, 2, 3, 4, 5, 3, 2, 1, 3, 3])
+    centres = face_centres(lean, np.arange(len(truth)) * 7)
+    letters = centres[truth - 1, np.arange(len(truth))]
+    letters[8:] = (centres[1, 8:] + centres[2, 8:]) / 2
+    levels, _ = choose_levels(*cues(truth, lean, letters))
+    assert levels.tolist() == truth.tolist()
+
+
+def test_silhouettes_tell_heights_on_a_rendered_frame() -> None:
+    """Alone a weak cue (shading, neighbours), but far better than a guess: once their common
+    bias is taken out, the width nearest each stack's is mostly its own height's."""
+    seen = scene()
+    truth = np.array([h for h, _ in seen.truth.squares])
+    stacks = np.flatnonzero(truth)
+    measured, predicted, _ = silhouettes(
+        seen.frame, seen.view.cells, seen.reader.lean, stacks, seen.reader.board_colour[0, stacks]
+    )
+    bias = np.median(measured - predicted[truth[stacks] - 1, np.arange(len(stacks))], axis=0)
+    nearest = np.argmin(np.abs(measured[None] - predicted - bias).sum(axis=2), axis=0) + 1
+    assert (nearest == truth[stacks]).mean() >= 0.65
+    assert (np.abs(nearest - truth[stacks]) <= 1).mean() >= 0.8

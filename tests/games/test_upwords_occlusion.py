@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from companion.games.upwords import UpwordsGame
 from companion.games.upwords.layout import TILE_HALF
 from companion.games.upwords.model import SIZE, TILE_THICKNESS, Board
-from companion.games.upwords.occlusion import HIDDEN_CONFIDENCE, HIDDEN_SPAN, hidden_share
+from companion.games.upwords.occlusion import HIDDEN_CONFIDENCE, HIDDEN_SPAN, hidden_share, overhung
 from companion.games.upwords.occupancy import bare_floor
 from companion.games.upwords.reader import TileReader
 from companion.vision import synth
@@ -190,3 +190,15 @@ def test_a_letter_a_taller_neighbour_hides_is_read_as_unsure() -> None:
     assert seen[front][0] <= HIDDEN_CONFIDENCE
     assert seen[back][0] > HIDDEN_CONFIDENCE and seen[back][1] == (1, "H"), seen
     assert taught == {front: False, back: True}
+
+
+def test_a_tall_stack_leans_over_the_squares_its_face_moves_towards() -> None:
+    """Faces move towards +x under this lean: a 2-high stack beside a square on that side (or
+    diagonal to it) leans over it; one on the other side, a single tile, or one two squares
+    away does not."""
+    lean = AWAY_FROM_MINUS_X
+    targets = np.array([neighbour(0, 1), neighbour(1, 1), neighbour(0, -1), neighbour(0, 2)])
+    over = overhung(targets, np.array([MIDDLE]), np.array([2]), lean)
+    assert over.tolist() == [True, True, False, False]
+    assert not overhung(targets, np.array([MIDDLE]), np.array([1]), lean).any()
+    assert not overhung(targets, np.array([MIDDLE]), np.array([5]), np.zeros(3)).any()
