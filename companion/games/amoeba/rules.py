@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from companion.errors import InputError
 from companion.games.amoeba.deck import Card, card_by_key, deck_of, read_deck
-from companion.games.amoeba.model import SIZE, Tray, cell_name, loops
+from companion.games.amoeba.model import SIZE, ShapeKey, Tray, cell_name, loops
 from companion.games.base import JSON, TableMatch, Verdict
 from companion.games.settings import is_int, player_settings
 
@@ -66,6 +66,23 @@ def _deck_setting(deck: object) -> JSON:
         deck_of(deck)
         return deck
     raise InputError(f"'deck' must be the path of a deck file, not {deck!r}")
+
+
+def _new_shapes(before: Tray, after: Tray) -> set[ShapeKey]:
+    """The shapes of the loops ``after`` shows that ``before`` did not: only a loop the turn
+    closed scores, not one already lying on the tray."""
+    old = {loop.points for loop in loops(before)}
+    return {loop.key for loop in loops(after) if loop.points not in old}
+
+
+def _amoeba_call(holder: int, card: Card) -> JSON:
+    """One "amoeba!" call as the verdict lists it."""
+    return {
+        "player": holder,
+        "card": card.id,
+        "points": card.points,
+        "key": [list(p) for p in card.key],
+    }
 
 
 @dataclass(frozen=True)
@@ -134,33 +151,9 @@ class AmoebaMatch(TableMatch[Tray, _Table]):
         draw; with the companion dealing it corrects a hand (cards given up go to the bottom of
         the pile, cards taken come out of it).
         """
-        kind = event.get("event") if isinstance(event, dict) else None
-        if kind != "hand":
-            raise InputError(f"amoeba has no event {kind!r}: the only event is 'hand'")
-        player, cards = event.get("player"), event.get("cards")
-        if not is_int(player) or not 0 <= player < self.players:
-            raise InputError(f"'player' must be 0 to {self.players - 1}, not {player!r}")
-        if not isinstance(cards, list) or len(cards) > HAND or not all(is_int(c) for c in cards):
-            raise InputError(f"'cards' must list at most {HAND} card numbers")
-        if len(set(cards)) != len(cards):
-            raise InputError("the same card is listed twice: list each card once")
-        table = self._table
-        for card_id in cards:
-            if card_id not in self._cards:
-                raise InputError(f"there is no card {card_id} in this deck")
-            if card_id in table.discards:
-                raise InputError(f"card {card_id} has already been scored: check the number")
-            for other, hand in enumerate(table.hands):
-                if other != player and card_id in hand:
-                    raise InputError(
-                        f"card {card_id} is in {self.names[other]}'s hand: correct that hand first"
-                    )
-        returned = tuple(c for c in table.hands[player] if c not in cards)
-        pile = tuple(c for c in table.pile if c not in cards)
-        if self.deal:
-            pile += returned
-        hands = tuple(tuple(cards) if p == player else h for p, h in enumerate(table.hands))
-        self._table = replace(table, hands=hands, pile=pile)
+        player, cards = self._hand_event(event)
+        self._check_holdable(self._table, player, cards)
+        self._table = self._with_hand(self._table, player, cards)
         name = self.names[player]
         return Verdict(
             legal=True,
@@ -227,7 +220,7 @@ class AmoebaMatch(TableMatch[Tray, _Table]):
         if self.deal:
             raise InputError("Companion deals the cards in this game: there is nothing to enter")
         words = text.replace(",", " ").split()
-        if not words or not all(w.isdigit() for w in words):
+        if not words or not all(w.isdecimal() for w in words):
             raise InputError(f"type the numbers printed on your cards, e.g. 12 7 33, not {text!r}")
         return {"event": "hand", "player": player, "cards": [int(w) for w in words]}
 
@@ -276,6 +269,45 @@ class AmoebaMatch(TableMatch[Tray, _Table]):
         return self._step(self._table, self._table.tray.turned(row, col))[0]
 
     # --- the rules ------------------------------------------------------------------------
+    def _hand_event(self, event: JSON) -> tuple[int, list[int]]:
+        """The player and cards a ``hand`` event names; anything else is refused before the
+        match looks at the cards, so one message names the one thing to fix."""
+        kind = event.get("event") if isinstance(event, dict) else None
+        if kind != "hand":
+            raise InputError(f"amoeba has no event {kind!r}: the only event is 'hand'")
+        player, cards = event.get("player"), event.get("cards")
+        if not is_int(player) or not 0 <= player < self.players:
+            raise InputError(f"'player' must be 0 to {self.players - 1}, not {player!r}")
+        if not isinstance(cards, list) or len(cards) > HAND or not all(is_int(c) for c in cards):
+            raise InputError(f"'cards' must list at most {HAND} card numbers")
+        if len(set(cards)) != len(cards):
+            raise InputError("the same card is listed twice: list each card once")
+        return player, cards
+
+    def _check_holdable(self, table: _Table, player: int, cards: list[int]) -> None:
+        """A card entered must be in the deck, unscored and in nobody else's hand: a number
+        misread off a card is caught when it is entered, not when the card would score."""
+        for card_id in cards:
+            if card_id not in self._cards:
+                raise InputError(f"there is no card {card_id} in this deck")
+            if card_id in table.discards:
+                raise InputError(f"card {card_id} has already been scored: check the number")
+            for other, hand in enumerate(table.hands):
+                if other != player and card_id in hand:
+                    raise InputError(
+                        f"card {card_id} is in {self.names[other]}'s hand: correct that hand first"
+                    )
+
+    def _with_hand(self, table: _Table, player: int, cards: list[int]) -> _Table:
+        """``player`` holds ``cards``: they come out of the pile, and when the companion deals,
+        the cards he gave up go to its bottom so they can be dealt again."""
+        returned = tuple(c for c in table.hands[player] if c not in cards)
+        pile = tuple(c for c in table.pile if c not in cards)
+        if self.deal:
+            pile += returned
+        hands = tuple(tuple(cards) if p == player else h for p, h in enumerate(table.hands))
+        return replace(table, hands=hands, pile=pile)
+
     def _deck_left(self, table: _Table) -> int:
         if self.deal:
             return len(table.pile)
@@ -334,76 +366,90 @@ class AmoebaMatch(TableMatch[Tray, _Table]):
 
     def _turn(self, table: _Table, board: Tray, tile: tuple[int, int]) -> tuple[Verdict, _Table]:
         mover = table.to_move
-        before = {loop.points for loop in loops(table.tray)}
-        new_keys = {loop.key for loop in loops(board) if loop.points not in before}
         order = [(mover + k) % self.players for k in range(self.players)]
+        amoebas, scored = self._score_cards(table, order, _new_shapes(table.tray, board))
+        after = self._refill(scored, order)
+        extra_turn = any(a["player"] == mover for a in amoebas)
+        nxt = mover if extra_turn else (mover + 1) % self.players
+        winner, over = self._outcome(after, order)
+        new = replace(after, tray=board, last_tile=tile, to_move=nxt, winner=winner, over=over)
+        verdict = self._turn_verdict(new, mover, tile, amoebas, extra_turn)
+        log.debug("%s turns %s: %d amoebas", self.names[mover], cell_name(*tile), len(amoebas))
+        return verdict, new
+
+    def _score_cards(
+        self, table: _Table, order: list[int], new_shapes: set[ShapeKey]
+    ) -> tuple[list[JSON], _Table]:
+        """Every card in a hand showing a shape the turn closed scores for its holder and is
+        discarded; the calls come in turn order from the mover, each hand by card number, so
+        the verdict's calls read the same on every replay."""
         amoebas: list[JSON] = []
-        scored: list[Card] = []
         scores = list(table.scores)
         hands = [list(h) for h in table.hands]
-        pile = list(table.pile)
         discards = list(table.discards)
         for holder in order:
             for card in sorted((self._cards[c] for c in table.hands[holder]), key=lambda c: c.id):
-                if card.key in new_keys:
+                if card.key in new_shapes:
                     scores[holder] += card.points
                     hands[holder].remove(card.id)
                     discards.append(card.id)
-                    scored.append(card)
-                    amoebas.append(
-                        {
-                            "player": holder,
-                            "card": card.id,
-                            "points": card.points,
-                            "key": [list(p) for p in card.key],
-                        }
-                    )
-        for holder in order:
-            while len(hands[holder]) < HAND and pile and self.deal:
-                hands[holder].append(pile.pop(0))
-        extra_turn = any(a["player"] == mover for a in amoebas)
-        nxt = mover if extra_turn else (mover + 1) % self.players
-        winner, over = self._outcome(scores, order, hands, pile)
-        new = replace(
+                    amoebas.append(_amoeba_call(holder, card))
+        scored = replace(
             table,
-            tray=board,
-            last_tile=tile,
-            to_move=nxt,
             scores=tuple(scores),
             hands=tuple(tuple(h) for h in hands),
-            pile=tuple(pile),
             discards=tuple(discards),
-            winner=winner,
-            over=over,
         )
+        return amoebas, scored
+
+    def _refill(self, table: _Table, order: list[int]) -> _Table:
+        """When the companion deals, each player in turn order from the mover draws back up to
+        a full hand while the pile lasts (players who deal themselves enter their draws)."""
+        if not self.deal:
+            return table
+        hands = [list(h) for h in table.hands]
+        pile = list(table.pile)
+        for holder in order:
+            while len(hands[holder]) < HAND and pile:
+                hands[holder].append(pile.pop(0))
+        return replace(table, hands=tuple(tuple(h) for h in hands), pile=tuple(pile))
+
+    def _turn_verdict(
+        self,
+        new: _Table,
+        mover: int,
+        tile: tuple[int, int],
+        amoebas: list[JSON],
+        extra_turn: bool,
+    ) -> Verdict:
+        """The legal turn's verdict, ``new`` being the table after it."""
         mine = sum(a["points"] for a in amoebas if a["player"] == mover)
-        verdict = Verdict(
+        return Verdict(
             legal=True,
             reason="amoeba" if amoebas else "turn",
             player=mover,
-            move={"tile": cell_name(*tile), "to": board[tile]},
+            move={"tile": cell_name(*tile), "to": new.tray[tile]},
             score=mine,
             text=self._turn_text(new, mover, tile, amoebas, extra_turn),
             extra={
                 "amoebas": amoebas,
                 **({"shout": "AMOEBA!"} if amoebas else {}),
                 "extra_turn": extra_turn,
-                "next": nxt,
-                "scores": list(scores),
-                "winner": winner,
+                "next": new.to_move,
+                "scores": list(new.scores),
+                "winner": new.winner,
             },
-            svgs=self._card_svgs(scored),
+            svgs=self._card_svgs([self._cards[a["card"]] for a in amoebas]),
         )
-        log.debug("%s turns %s: %d amoebas", self.names[mover], cell_name(*tile), len(amoebas))
-        return verdict, new
 
-    def _outcome(
-        self, scores: list[int], order: list[int], hands: list[list[int]], pile: list[int]
-    ) -> tuple[int | None, bool]:
+    def _outcome(self, table: _Table, order: list[int]) -> tuple[int | None, bool]:
+        """The winner (None: nobody yet, or a draw) and whether the game is over; ``order``
+        from the mover breaks ties (the class's note gives the rule)."""
+        scores = table.scores
         reached = [p for p in order if scores[p] >= self.target]
         if reached:
             return max(reached, key=lambda p: scores[p]), True
-        if any(hands) or pile or not self.deal:
+        if any(table.hands) or table.pile or not self.deal:
             return None, False
         best = max(scores)
         leaders = [p for p in order if scores[p] == best]
