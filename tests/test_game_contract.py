@@ -5,12 +5,16 @@ back by a calibrated camera, and its sample games' verdicts from states and from
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from contract import CHECKS
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from companion.errors import InputError
 from companion.games import find_game, game_ids
 from companion.games.base import Game
 from companion.replay import referee_input
@@ -25,6 +29,38 @@ def test_the_four_games_are_registered() -> None:
 @pytest.mark.parametrize("game_id", game_ids())
 def test_every_game_keeps_the_contract(game_id: str, check: Callable[[Game[Any]], None]) -> None:
     check(find_game(game_id))
+
+
+def _odd_digits(texts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """Real names and values with a digit that ``str.isdigit`` takes and ``int`` refuses
+    (superscripts), or that ``int`` reads (other scripts' digits)."""
+    return st.builds(
+        lambda text, digit: re.sub(r"[0-9]", digit, text, count=1) if text else digit,
+        texts,
+        st.sampled_from("\u00b2\u00b3\u00b9\u0663\u07c2"),
+    )
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_a_correction_that_names_nothing_real_is_refused_in_one_line(
+    game_id: str, data: st.DataObject
+) -> None:
+    """What the page sends for a tap (any cell name, any value) is a cell set, or refused with
+    an ``InputError`` of one line: never another exception (the page would say "internal
+    error")."""
+    game = find_game(game_id)
+    state = game.start_state()
+    names = st.sampled_from(sorted(game.cells(state)))
+    values = st.sampled_from(sorted(set(game.cells(state).values())))
+    cell = data.draw(names | _odd_digits(names) | st.text(max_size=8))
+    value = data.draw(values | _odd_digits(values) | st.text(max_size=6))
+    for attempt in (lambda: game.with_cells(state, {cell: value}), lambda: game.cell_choices(cell)):
+        try:
+            attempt()
+        except InputError as err:
+            assert "\n" not in str(err)
 
 
 SAMPLES = [

@@ -310,7 +310,7 @@ def open_source(
     if kind == "picamera2" and not arg:
         return Picamera2Source()
     if kind == "usb":
-        if not arg.isdigit():
+        if not arg.isdecimal():
             raise InputError(f"bad source {spec!r}: use usb:N with N a camera number, e.g. usb:0")
         return UsbSource(int(arg))
     if kind == "video" and arg:

@@ -82,7 +82,7 @@ def stream() -> Response:
         return [("snapshot", runtime.session.snapshot())]
 
     header = request.headers.get("Last-Event-ID", "")
-    last_id = int(header) if header.isdigit() else None
+    last_id = int(header) if header.isdecimal() else None
     return Response(
         runtime.broadcaster.stream(initial, last_id=last_id),
         mimetype="text/event-stream",

@@ -30,7 +30,7 @@ def parse_cell(name: str) -> tuple[int, int]:
     """``"r3c4"`` -> (3, 4); ``InputError`` for anything else."""
     if len(name) == 4 and name[0] == "r" and name[2] == "c":
         row, col = name[1], name[3]
-        if row.isdigit() and col.isdigit() and int(row) < SIZE and int(col) < SIZE:
+        if row.isdecimal() and col.isdecimal() and int(row) < SIZE and int(col) < SIZE:
             return int(row), int(col)
     raise InputError(f"no tile {name!r} on the amoeba tray: names run from r0c0 to r6c6")
 

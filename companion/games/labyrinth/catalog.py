@@ -119,7 +119,7 @@ class Piece:
     def number(self) -> str:
         """How verdicts name the piece ("piece 7" for ``p07``; the id itself otherwise)."""
         digits = self.id.lstrip("pP")
-        return str(int(digits)) if digits.isdigit() else self.id
+        return str(int(digits)) if digits.isdecimal() else self.id
 
 
 @dataclass(frozen=True)

@@ -147,7 +147,7 @@ class Graph:
 def _piece_number(space: str) -> str:
     pid = space.split(".", 1)[0]
     digits = pid.lstrip("pP")
-    return str(int(digits)) if digits.isdigit() else pid
+    return str(int(digits)) if digits.isdecimal() else pid
 
 
 def graph_of(layout: Layout, catalog: Catalog | None = None) -> Graph:

@@ -40,7 +40,7 @@ def _parse_face(cell: str, value: str) -> tuple[int, int] | None:
     if value == "down":
         return None
     tile, _, rotation = value.partition("/")
-    if tile.isdigit() and rotation.isdigit() and 1 <= int(tile) <= 18 and int(rotation) < 8:
+    if tile.isdecimal() and rotation.isdecimal() and 1 <= int(tile) <= 18 and int(rotation) < 8:
         return int(tile), int(rotation)
     raise InputError(f"space {cell} is 'down' or 'tile/rotation' (e.g. 7/3), not {value!r}")
 
@@ -90,7 +90,7 @@ class OctilesGame(Game[Position]):
                 if value:
                     runners[cell] = value
             elif cell == POCKET:
-                if value and not (value.isdigit() and 1 <= int(value) <= 18):
+                if value and not (value.isdecimal() and 1 <= int(value) <= 18):
                     raise InputError(f"the pocket holds a tile 1-18 or nothing, not {value!r}")
                 pocket = int(value) if value else None
             else:

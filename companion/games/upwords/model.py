@@ -49,7 +49,7 @@ def parse_cell(name: str) -> tuple[int, int]:
     """``"r3c4"`` -> (3, 4); ``InputError`` for anything else."""
     if len(name) == 4 and name[0] == "r" and name[2] == "c":
         row, col = name[1], name[3]
-        if row.isdigit() and col.isdigit():
+        if row.isdecimal() and col.isdecimal():
             return int(row), int(col)
     raise InputError(f"no square {name!r} on the upwords board: names run from r0c0 to r9c9")
 
@@ -58,7 +58,7 @@ def parse_square(text: str) -> Square:
     """``""`` -> empty, ``"3E"`` -> (3, "E"), ``"2QU"`` -> (2, "QU"); ``InputError`` otherwise."""
     if text == "":
         return EMPTY
-    if not isinstance(text, str) or len(text) < 2 or not text[0].isdigit():
+    if not isinstance(text, str) or len(text) < 2 or not text[0].isdecimal():
         raise InputError(f"upwords square {text!r}: expected '' or height then letter, e.g. '2E'")
     height, letter = int(text[0]), text[1:].upper()
     if not 1 <= height <= MAX_HEIGHT:
