@@ -104,56 +104,13 @@ def match_settings(options: JSON) -> JSON:
     other players' characters, as the seed says; "all": the spinner's own too).
     """
     common = player_settings(options, "labyrinth")
-    players = common["players"]
+    colours = _characters_setting(options, common["players"])
+    pieces, layout = _board_settings(options)
+    flags = _flag_settings(options)
+    choices = _choice_settings(options)
+    values = _disc_values_setting(options)
+    worth = _worth_settings(options)
     out = dict(options)
-    colours = options.get("characters", list(CHARACTER_COLOURS[:players]))
-    if (
-        not isinstance(colours, list)
-        or len(colours) != players
-        or len(set(colours)) != players
-        or not all(c in CHARACTER_COLOURS for c in colours)
-    ):
-        raise InputError(
-            f"'characters' must give each of the {players} players a different stand colour "
-            f"({', '.join(CHARACTER_COLOURS)})"
-        )
-    pieces = options.get("pieces")
-    layout = options.get("layout")
-    if pieces is not None:
-        if not (isinstance(pieces, str) and pieces) and not isinstance(pieces, dict):
-            raise InputError(f"'pieces' must be the path of a piece file, not {pieces!r}")
-        if layout is None:
-            raise InputError("with your own 'pieces' file, give the 'layout' the pieces lie in")
-        pieces = _pieces_setting(pieces)
-    # a bad file or layout is reported when the game is set up, not mid-game
-    catalog = catalog_of(pieces)
-    if layout is not None:
-        reachable(parse_board({"game": GAME_ID, "layout": layout}, catalog).layout, catalog)
-    flags = {}
-    for key in ("compulsory", "block", "purple_spins"):
-        value = options.get(key, key != "block")
-        if not isinstance(value, bool):
-            raise InputError(f"'{key}' must be true or false, not {value!r}")
-        flags[key] = value
-    choices = {}
-    for key, allowed in (
-        ("no_destination", NO_DESTINATION),
-        ("lose", LOSE_CHOICE),
-        ("bizarre_targets", BIZARRE_TARGETS),
-    ):
-        value = options.get(key, allowed[0])
-        if value not in allowed:
-            raise InputError(f"'{key}' must be one of {', '.join(allowed)}, not {value!r}")
-        choices[key] = value
-    values = options.get("disc_values", [1, 2, 3])
-    if not isinstance(values, list) or not values or not all(is_int(v) and v > 0 for v in values):
-        raise InputError(f"'disc_values' must list the brains a disc can show, not {values!r}")
-    worth = {}
-    for key, default in (("finish_value", 5), ("hoard_value", 4)):
-        value = options.get(key, default)
-        if not is_int(value) or value < 0:
-            raise InputError(f"'{key}' must be a whole number of brains, not {value!r}")
-        worth[key] = value
     out.update(
         **common,
         characters=colours,
@@ -167,12 +124,91 @@ def match_settings(options: JSON) -> JSON:
     return out
 
 
+def _characters_setting(options: JSON, players: int) -> list[str]:
+    """Each player's stand colour: the colour names the character the camera looks for."""
+    colours = options.get("characters", list(CHARACTER_COLOURS[:players]))
+    if (
+        not isinstance(colours, list)
+        or len(colours) != players
+        or len(set(colours)) != players
+        or not all(c in CHARACTER_COLOURS for c in colours)
+    ):
+        raise InputError(
+            f"'characters' must give each of the {players} players a different stand colour "
+            f"({', '.join(CHARACTER_COLOURS)})"
+        )
+    return colours
+
+
+def _board_settings(options: JSON) -> tuple[JSON | None, JSON | None]:
+    """``pieces`` and ``layout``, checked together: a user's pieces only make sense with the
+    layout they lie in, and a bad file or layout is reported when the game is set up, not
+    mid-game."""
+    pieces = options.get("pieces")
+    layout = options.get("layout")
+    if pieces is not None:
+        if not (isinstance(pieces, str) and pieces) and not isinstance(pieces, dict):
+            raise InputError(f"'pieces' must be the path of a piece file, not {pieces!r}")
+        if layout is None:
+            raise InputError("with your own 'pieces' file, give the 'layout' the pieces lie in")
+        pieces = _pieces_setting(pieces)
+    catalog = catalog_of(pieces)
+    if layout is not None:
+        reachable(parse_board({"game": GAME_ID, "layout": layout}, catalog).layout, catalog)
+    return pieces, layout
+
+
 def _pieces_setting(pieces: str | JSON) -> JSON:
     """A user's pieces as the settings hold them: the JSON of the piece file, not its path, so
     the match never reads a file and its record replays anywhere.  A path (given on the
     command line, or kept in settings stored before pieces were held this way) is read now,
-    when the game is set up; content already held is checked again (by ``match_settings``)."""
+    when the game is set up; content already held is checked again (by ``_board_settings``)."""
     return read_catalog(pieces) if isinstance(pieces, str) else pieces
+
+
+def _flag_settings(options: JSON) -> dict[str, bool]:
+    """The house rules that are on or off (other characters block: off by default)."""
+    flags = {}
+    for key in ("compulsory", "block", "purple_spins"):
+        value = options.get(key, key != "block")
+        if not isinstance(value, bool):
+            raise InputError(f"'{key}' must be true or false, not {value!r}")
+        flags[key] = value
+    return flags
+
+
+def _choice_settings(options: JSON) -> dict[str, str]:
+    """The house rules with named choices, each defaulting to the seed's reading."""
+    choices = {}
+    for key, allowed in (
+        ("no_destination", NO_DESTINATION),
+        ("lose", LOSE_CHOICE),
+        ("bizarre_targets", BIZARRE_TARGETS),
+    ):
+        value = options.get(key, allowed[0])
+        if value not in allowed:
+            raise InputError(f"'{key}' must be one of {', '.join(allowed)}, not {value!r}")
+        choices[key] = value
+    return choices
+
+
+def _disc_values_setting(options: JSON) -> list[int]:
+    """The values a hidden disc may have: the seed deals every disc one of them."""
+    values = options.get("disc_values", [1, 2, 3])
+    if not isinstance(values, list) or not values or not all(is_int(v) and v > 0 for v in values):
+        raise InputError(f"'disc_values' must list the brains a disc can show, not {values!r}")
+    return values
+
+
+def _worth_settings(options: JSON) -> dict[str, int]:
+    """What the finish disc and Dr. Bizarre's hoard disc are worth (they are no hidden disc)."""
+    worth = {}
+    for key, default in (("finish_value", 5), ("hoard_value", 4)):
+        value = options.get(key, default)
+        if not is_int(value) or value < 0:
+            raise InputError(f"'{key}' must be a whole number of brains, not {value!r}")
+        worth[key] = value
+    return worth
 
 
 @dataclass(frozen=True)
@@ -298,45 +334,12 @@ class LabyrinthMatch(TableMatch[Board, _Table]):
 
     def public_view(self) -> JSON:
         table = self._table
-        brains = self._brains(table) if table.over else None
-        players = []
-        for i, name in enumerate(self.names):
-            count = len(table.kept[i])
-            detail = f"{self.colours[i]} · {count} disc{'' if count == 1 else 's'}"
-            if brains is not None:
-                detail += f", {brains[i]} brain{'' if brains[i] == 1 else 's'}"
-            players.append(
-                {
-                    "name": name,
-                    "score": brains[i] if brains is not None else count,
-                    "discs": count,
-                    "set_aside": len(table.lost[i]),
-                    "colour": self.colours[i],
-                    "detail": detail,
-                }
-            )
-        summary = [f"{len(table.board.discs)} discs on the labyrinth"]
-        if table.spin is not None:
-            summary.append(f"{self.names[table.to_move]} spun {self._segment_name(table.spin)}")
-            who = "Dr. Bizarre" if table.spin == BIZARRE else self.names[table.to_move]
-            spots = sorted(self.legal_destinations())
-            places = list(dict.fromkeys(self.graph.describe(s) for s in spots))
-            if places:
-                summary.append(f"{who} can go to {_listed(places)}")
-        summary += [f"{self.names[p]} must set a disc aside" for p in sorted(set(table.owed))]
-        if table.over:
-            summary.append("game over: " + self._result_text(table))
-        actions: list[JSON] = []
-        if table.started and not table.over and table.spin is None:
-            actions.append({"event": "spin", "label": "Spin for me"})
-        if table.spin is not None and not self.settings["compulsory"]:
-            actions.append({"event": "stay", "label": "Stay put"})
         return {
-            "players": players,
+            "players": self._player_rows(table),
             "to_move": None if table.over or not table.started else table.to_move,
             "spin": table.spin,
-            "summary": summary,
-            "actions": actions,
+            "summary": self._summary(table),
+            "actions": self._actions(table),
             "owed": list(table.owed),
             "winners": self._winners(table) if table.over else [],
         }
@@ -409,6 +412,60 @@ class LabyrinthMatch(TableMatch[Board, _Table]):
             return make_board(board.layout, board.character_map, space, board.discs, board.spinner)
         chars = board.character_map | {self.colours[self._table.to_move]: space}
         return make_board(board.layout, chars, board.bizarre, board.discs - {space}, board.spinner)
+
+    # --- the page's view -------------------------------------------------------------------
+    def _player_rows(self, table: _Table) -> list[JSON]:
+        """Each player's row: discs held while the game runs (their values are hidden), the
+        brains they are worth once it is over."""
+        brains = self._brains(table) if table.over else None
+        players = []
+        for i, name in enumerate(self.names):
+            count = len(table.kept[i])
+            detail = f"{self.colours[i]} · {count} disc{'' if count == 1 else 's'}"
+            if brains is not None:
+                detail += f", {brains[i]} brain{'' if brains[i] == 1 else 's'}"
+            players.append(
+                {
+                    "name": name,
+                    "score": brains[i] if brains is not None else count,
+                    "discs": count,
+                    "set_aside": len(table.lost[i]),
+                    "colour": self.colours[i],
+                    "detail": detail,
+                }
+            )
+        return players
+
+    def _summary(self, table: _Table) -> list[str]:
+        """The lines the page shows above the board: what the table waits for."""
+        summary = [f"{len(table.board.discs)} discs on the labyrinth"]
+        if table.spin is not None:
+            summary += self._spin_summary(table, table.spin)
+        summary += [f"{self.names[p]} must set a disc aside" for p in sorted(set(table.owed))]
+        if table.over:
+            summary.append("game over: " + self._result_text(table))
+        return summary
+
+    def _spin_summary(self, table: _Table, spin: str) -> list[str]:
+        """What was spun and where the spun piece may go, so players need not search the
+        labyrinth for the lanterns of that colour."""
+        lines = [f"{self.names[table.to_move]} spun {self._segment_name(spin)}"]
+        who = "Dr. Bizarre" if spin == BIZARRE else self.names[table.to_move]
+        spots = sorted(self.legal_destinations())
+        places = list(dict.fromkeys(self.graph.describe(s) for s in spots))
+        if places:
+            lines.append(f"{who} can go to {_listed(places)}")
+        return lines
+
+    def _actions(self, table: _Table) -> list[JSON]:
+        """The page's buttons: a spin drawn by the companion when one is awaited, staying put
+        when moving is not compulsory."""
+        actions: list[JSON] = []
+        if table.started and not table.over and table.spin is None:
+            actions.append({"event": "spin", "label": "Spin for me"})
+        if table.spin is not None and not self.settings["compulsory"]:
+            actions.append({"event": "stay", "label": "Stay put"})
+        return actions
 
     # --- the rules ------------------------------------------------------------------------
     def _graph(self, board: Board) -> Graph:
