@@ -1,4 +1,5 @@
-"""A user's Amoeba deck or Labyrinth piece file is read once, when the game is set up.
+"""A user's Amoeba deck, Labyrinth piece file or Upwords word list is read once, when the game
+is set up.
 
 The settings then hold what the file held, so a game's record (settings and inputs, as the
 store keeps them) rebuilds the same on a machine without the file and after the file changes;
@@ -26,6 +27,10 @@ from companion.games.base import JSON
 from companion.games.labyrinth.model import default_layout, format_board
 from companion.games.labyrinth.rules import LabyrinthMatch
 from companion.games.labyrinth.rules import match_settings as labyrinth_settings
+from companion.games.upwords.model import Board
+from companion.games.upwords.play import Placement, apply, empty_stacks
+from companion.games.upwords.rules import UpwordsMatch
+from companion.games.upwords.rules import match_settings as upwords_settings
 
 BUILT_IN_DECK = json.loads(
     resources.files("companion.games.amoeba").joinpath("deck.json").read_text("utf-8")
@@ -249,3 +254,46 @@ def test_the_built_in_pieces_are_still_none() -> None:
     held = labyrinth_settings({"seed": 1})
     assert held["pieces"] is None
     assert LabyrinthMatch(held).state.layout == default_layout()
+
+
+# --- Upwords -----------------------------------------------------------------------------------
+def test_an_upwords_word_list_is_kept_by_its_words(tmp_path: Path) -> None:
+    """Both word list settings hold the file's playable words; the match never reads a file,
+    and settings filled in once are filled in the same again."""
+
+    words, extra = tmp_path / "words.txt", tmp_path / "extra.json"
+    words.write_text("mood # an old word\nmoods\nqat\n")
+    extra.write_text('["zzz"]')
+    kept = upwords_settings({"seed": 1, "wordlist": str(words), "extra": str(extra)})
+    assert kept["wordlist"] == ["MOOD", "MOODS"] and kept["extra"] == ["ZZZ"]
+    assert upwords_settings(_stored(kept)) == kept
+    mood = Board.from_stacks(
+        apply(empty_stacks(), [Placement(4, 2 + i, c) for i, c in enumerate("MOOD")])
+    )
+    words.write_text("dear\n")
+    extra.unlink()
+    match = UpwordsMatch(_stored(kept))
+    match.judge(Board.empty())
+    assert match.judge(mood).legal
+
+
+def test_an_old_upwords_record_with_a_word_list_path_still_opens(tmp_path: Path) -> None:
+
+    words = tmp_path / "words.txt"
+    words.write_text("mood\n")
+    old = {
+        "players": 2,
+        "names": ["A", "B"],
+        "seed": 1,
+        "first": 0,
+        "wordlist": str(words),
+        "extra": None,
+    }
+    assert "MOOD" in UpwordsMatch(old).dictionary and "DEAR" not in UpwordsMatch(old).dictionary
+
+
+@pytest.mark.parametrize("bad", [3, "", ["MOOD", 4], {"MOOD": 1}])
+def test_a_bad_upwords_word_list_setting_is_refused_at_set_up(bad: object) -> None:
+
+    with pytest.raises(InputError, match="'wordlist' must be"):
+        upwords_settings({"wordlist": bad})

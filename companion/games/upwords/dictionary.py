@@ -15,7 +15,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -50,23 +50,42 @@ def split_tiles(word: str) -> tuple[str, ...]:
 
 
 def load_dictionary(*, wordlist: Path | None = None, extra: Path | None = None) -> Dictionary:
-    """ENABLE (or ``wordlist``, one word a line or a JSON list) plus the words in ``extra``.
+    """ENABLE (or the words of the file ``wordlist``, one word a line or a JSON list) plus the
+    words of the file ``extra``."""
+    return dictionary_of(
+        None if wordlist is None else read_words(Path(wordlist)),
+        None if extra is None else read_words(Path(extra)),
+    )
 
-    Loaded once per pair of paths: a match is rebuilt from its log on every undo or correction,
-    and reading 172,820 words each time would make that slow.
+
+def read_words(path: Path) -> list[str]:
+    """The playable words of a word list file, as a game's settings keep them (``words_kept``):
+    the file is read once, when the game is set up."""
+    return words_kept(_read_list(path))
+
+
+def words_kept(words: Iterable[str]) -> list[str]:
+    """The playable words among ``words``, in capitals, sorted, each once."""
+    return sorted(set(_playable(words)))
+
+
+def dictionary_of(wordlist: Sequence[str] | None, extra: Sequence[str] | None) -> Dictionary:
+    """ENABLE, or ``wordlist``'s words, plus ``extra``'s.
+
+    Built once per content: a match is rebuilt from its log on every undo or correction, and
+    reading 172,820 words each time would make that slow.
     """
-    return _load(
-        None if wordlist is None else Path(wordlist).resolve(),
-        None if extra is None else Path(extra).resolve(),
+    return _build(
+        None if wordlist is None else tuple(wordlist), None if extra is None else tuple(extra)
     )
 
 
 @lru_cache(maxsize=8)
-def _load(wordlist: Path | None, extra: Path | None) -> Dictionary:
+def _build(wordlist: tuple[str, ...] | None, extra: tuple[str, ...] | None) -> Dictionary:
     started = time.perf_counter()
-    words = set(_playable(_read_list(wordlist) if wordlist else _enable()))
+    words = set(_playable(_enable() if wordlist is None else wordlist))
     if extra is not None:
-        words.update(_playable(_read_list(extra)))
+        words.update(_playable(extra))
     elapsed = 1000 * (time.perf_counter() - started)
     log.info("upwords dictionary: %d words in %.0f ms", len(words), elapsed)
     return Dictionary(frozenset(words))

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 from companion.errors import InputError
 from companion.games.base import JSON, TableMatch, Verdict
 from companion.games.settings import is_int, player_settings
-from companion.games.upwords.dictionary import Dictionary, load_dictionary
+from companion.games.upwords.dictionary import Dictionary, dictionary_of, read_words, words_kept
 from companion.games.upwords.generator import rack_helper
 from companion.games.upwords.inference import infer_placements
 from companion.games.upwords.model import MAX_HEIGHT, SIZE, TILE_COUNTS, Board, Stacks, cell_name
@@ -34,30 +35,41 @@ def match_settings(options: JSON) -> JSON:
 
     Keys: ``players`` 2-4 (default: the number of ``names``, else 2), ``names``, ``seed`` (chosen
     here when missing), ``wordlist`` (a word list replacing ENABLE) and ``extra`` (words the
-    players agreed to add), both file paths or None, and ``first`` (index of the first player).
-    Other keys are passed through untouched for the core.
+    players agreed to add), each None or the words themselves (a file's path is read here, once,
+    and the settings keep its words: see ``_words_setting``), and ``first`` (index of the first
+    player).  Other keys are passed through untouched for the core.
     """
     common = player_settings(options, "upwords")
     out = dict(options)
-    for key in ("wordlist", "extra"):
-        path = options.get(key)
-        if path is not None and (not isinstance(path, str) or not path):
-            raise InputError(f"'{key}' must be the path of a word list file, not {path!r}")
     out.update(
         **common,
-        wordlist=options.get("wordlist"),
-        extra=options.get("extra"),
+        wordlist=_words_setting("wordlist", options.get("wordlist")),
+        extra=_words_setting("extra", options.get("extra")),
     )
-    _dictionary(out)  # a bad word list is reported when the game is set up, not mid-game
     return out
 
 
+def _words_setting(key: str, value: object) -> list[str] | None:
+    """A word list setting as the settings keep it: None, or its playable words, sorted, each
+    once.  A path (the command line's ``--setting wordlist=FILE``, or settings stored by older
+    versions) is read now, so that no rebuild of the match ever reads a file."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value:
+        return read_words(Path(value))
+    if isinstance(value, list) and all(isinstance(word, str) for word in value):
+        return list(_normalised(tuple(value)))
+    raise InputError(f"'{key}' must be the path of a word list file or a list of words")
+
+
+@lru_cache(maxsize=8)
+def _normalised(words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words`` as the settings keep them, once per content (every rebuild checks again)."""
+    return tuple(words_kept(words))
+
+
 def _dictionary(settings: JSON) -> Dictionary:
-    wordlist, extra = settings["wordlist"], settings["extra"]
-    return load_dictionary(
-        wordlist=None if wordlist is None else Path(wordlist),
-        extra=None if extra is None else Path(extra),
-    )
+    return dictionary_of(settings["wordlist"], settings["extra"])
 
 
 @dataclass(frozen=True)
