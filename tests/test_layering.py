@@ -10,9 +10,6 @@ Cycles are looked for among the imports that run: those under ``if TYPE_CHECKING
 execute, so a cycle through them alone is no import cycle.  The layering rules count every
 import, those for type checkers too: a type is knowledge all the same.
 
-What is broken today in modules other people are changing is listed in ``KNOWN_*`` and printed
-(``pytest -s``), not failed on; anything new fails.  An entry that no longer happens is printed
-too, so that it can be dropped.
 """
 
 from __future__ import annotations
@@ -46,10 +43,6 @@ CORE = (
     "companion.render",
     "companion.samples",
 )
-
-KNOWN_CYCLES: set[frozenset[str]] = set()
-KNOWN_LAYER_BREAKS: set[tuple[str, str]] = set()
-"""(importing module, imported module) pairs that break a layering rule today."""
 
 
 def _under(module: str, package: str) -> bool:
@@ -186,11 +179,6 @@ def _cycle_path(graph: dict[str, set[str]], component: frozenset[str]) -> list[s
     raise AssertionError(f"no cycle through {sorted(component)}")
 
 
-def _report(title: str, items: list[str]) -> None:
-    if items:
-        print(f"\n{title}:\n  " + "\n  ".join(items))
-
-
 def _game_packages(root: Path) -> list[str]:
     games = root / PACKAGE / "games"
     return sorted(
@@ -208,19 +196,10 @@ def full_graph() -> dict[str, set[str]]:
     return import_graph(ROOT, PACKAGE, typing_imports=True)
 
 
-def test_the_import_graph_has_no_new_cycle(runtime_graph: dict[str, set[str]]) -> None:
+def test_the_import_graph_has_no_cycle(runtime_graph: dict[str, set[str]]) -> None:
     found = cycles(runtime_graph)
-    new = [c for c in found if c not in KNOWN_CYCLES]
-    _report(
-        "known import cycles (modules others are changing)",
-        [" -> ".join(_cycle_path(runtime_graph, c)) for c in found if c in KNOWN_CYCLES],
-    )
-    _report(
-        "known cycles that no longer happen (drop them from KNOWN_CYCLES)",
-        [", ".join(sorted(c)) for c in KNOWN_CYCLES if c not in found],
-    )
-    assert not new, "import cycles:\n" + "\n".join(
-        " -> ".join(_cycle_path(runtime_graph, c)) for c in new
+    assert not found, "import cycles:\n" + "\n".join(
+        " -> ".join(_cycle_path(runtime_graph, c)) for c in found
     )
 
 
@@ -251,12 +230,7 @@ def test_the_core_knows_no_particular_game(full_graph: dict[str, set[str]]) -> N
 
 
 def _check_layer(breaks: list[tuple[str, str]]) -> None:
-    _report(
-        "known layering breaks",
-        [f"{a} imports {b}" for a, b in breaks if (a, b) in KNOWN_LAYER_BREAKS],
-    )
-    new = [f"{a} imports {b}" for a, b in breaks if (a, b) not in KNOWN_LAYER_BREAKS]
-    assert not new, "layering broken:\n" + "\n".join(new)
+    assert not breaks, "layering broken:\n" + "\n".join(f"{a} imports {b}" for a, b in breaks)
 
 
 def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
