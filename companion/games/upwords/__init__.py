@@ -1,10 +1,12 @@
 """Upwords: stacked letter tiles on a 10x10 board, judged with the ENABLE word list.
 
 This module only wires the parts to the ``Game`` interface: ``model`` (board, notation, tile
-set), ``dictionary``, ``rules`` (the match, every turn rule and the scoring), ``inference``
-(which tiles a new board added), ``generator`` (the private rack helper), ``reader`` and
-``letters`` (image -> board), ``svg`` (drawings for the page), and for the lab ``draw``
-(photo-like looks, tiles as raised layers), ``selfplay``, ``script`` and ``lab``.
+set), ``dictionary``, ``play`` (one play's rules and score), ``rules`` (the match: turns,
+challenges, the end), ``inference`` (which tiles a new board added), ``generator`` (the
+private rack helper), ``reader`` (image -> board, through its stages ``camera``, ``layout``,
+``occupancy``, ``faces``, ``heights``, ``letters``, ``memory``), ``svg`` (drawings for the
+page), and for the lab ``draw`` (photo-like looks, tiles as raised layers), ``selfplay``,
+``script`` and ``lab``.
 """
 
 from __future__ import annotations
