@@ -14,6 +14,7 @@ crossed whatever tile lies there.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -134,38 +135,68 @@ def explain(
     """Why the runner on ``start`` may not go to ``end`` once tile ``placed`` = (space, tile,
     rotation) lies on the board (the move is known to be illegal)."""
     space, tile, rotation = placed
-    runners = position.runner_map
-    colour = COLOURS[side]
+    wrong_place = _place_problem(side, start, end)
+    if wrong_place is not None:
+        return wrong_place
+    spaces = {**position.space_map, space: (tile, rotation)}
+    across = [p for p in paths_from(board, spaces, start) if p.crosses(space)]
+    if not across:
+        return "that runner's path does not cross the new tile"
+    if any(p.end == end for p in across):
+        return _blocked_end(position, side, tile, start, end, board)
+    return _other_end(position.runner_map, side, start, end, across)
+
+
+def _place_problem(side: str, start: str, end: str) -> str | None:
+    """What is wrong with the runner's start or end place whatever the tiles show, or None:
+    these rules need no path followed."""
+    finish = OPPOSITE[side]
     if not can_move_from(side, start):
         return f"the runner on {start} has finished and may not move again"
     if end[0] == "@" and end[1] == side:
         return f"a runner may not go back onto a start circle ({end})"
-    if end[0] == "@" and end[1] != OPPOSITE[side]:
-        return f"{end} is not one of {colour}'s finishing circles (the {OPPOSITE[side]} side)"
-    spaces = {**position.space_map, space: (tile, rotation)}
-    paths = paths_from(board, spaces, start)
-    across = [p for p in paths if p.crosses(space)]
-    if not across:
-        return "that runner's path does not cross the new tile"
-    there = [p for p in across if p.end == end]
-    if there:
-        if end in runners and end != start:
-            kind = "circle" if end[0] == "@" else "stop"
-            return f"the path ends on an occupied {kind} ({end})"
-        example = legal_moves(position, side, tile, board)[0]
-        return (
-            f"no blocking the finish: {colour}'s start circles are full, so a runner must "
-            f"leave one ({move_text(example, tile)})"
-        )
+    if end[0] == "@" and end[1] != finish:
+        return f"{end} is not one of {COLOURS[side]}'s finishing circles (the {finish} side)"
+    return None
+
+
+def _occupied(runners: Mapping[str, str], place: str, start: str) -> str | None:
+    """The reason a path may not end on ``place`` when another runner rests there, or None."""
+    if place in runners and place != start:
+        kind = "circle" if place[0] == "@" else "stop"
+        return f"the path ends on an occupied {kind} ({place})"
+    return None
+
+
+def _blocked_end(
+    position: Position, side: str, tile: int, start: str, end: str, board: BoardGraph
+) -> str:
+    """Why a path that does reach ``end`` is still no legal move: the end is taken, or the
+    runner had to leave a start circle instead (a legal move then exists to name)."""
+    occupied = _occupied(position.runner_map, end, start)
+    if occupied is not None:
+        return occupied
+    example = legal_moves(position, side, tile, board)[0]
+    return (
+        f"no blocking the finish: {COLOURS[side]}'s start circles are full, so a runner must "
+        f"leave one ({move_text(example, tile)})"
+    )
+
+
+def _other_end(
+    runners: Mapping[str, str], side: str, start: str, end: str, across: list[Path]
+) -> str:
+    """Why the runner did not stop at ``end`` when no path across the new tile leads there:
+    where its first such path really ends, and why it may not even stop there."""
     ended = [p.end for p in across if p.end is not None]
     if not ended:
         return f"the path across the new tile runs into the face-down tile on {across[0].void}"
     stop = ended[0]
-    if stop in runners and stop != start:
-        kind = "circle" if stop[0] == "@" else "stop"
-        return f"the path ends on an occupied {kind} ({stop})"
+    occupied = _occupied(runners, stop, start)
+    if occupied is not None:
+        return occupied
     if stop[0] == "@" and stop[1] != OPPOSITE[side]:
-        return f"the path across the new tile leads to {stop}, where {colour} may not stop"
+        return f"the path across the new tile leads to {stop}, where {COLOURS[side]} may not stop"
     return (
         f"the runner's path across the new tile stops at {stop}, the first resting place, not {end}"
     )
