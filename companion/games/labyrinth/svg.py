@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from companion.games.labyrinth.catalog import Catalog, default_catalog
+from companion.games.labyrinth.catalog import Catalog, Node, Point, default_catalog
 from companion.games.labyrinth.draw import (
     DISC_RADIUS,
     DISC_SPACE_RADIUS,
@@ -29,7 +29,7 @@ from companion.games.labyrinth.draw import (
     figure_spots,
     mark_triangle,
 )
-from companion.games.labyrinth.model import Board, graph_of, piece_cell, piece_value
+from companion.games.labyrinth.model import Board, Placement, graph_of, piece_cell, piece_value
 from companion.games.svg_text import num
 
 CARD = "#82877a"
@@ -83,73 +83,11 @@ def board_svg(
     """The labyrinth, its discs and figures; ``px`` pixels per piece."""
     catalog = catalog or default_catalog()
     graph = graph_of(board.layout, catalog)
-    cols = max(p.col for p in board.layout) + 1
-    rows = max(p.row for p in board.layout) + 1
-    root = ET.Element(
-        "svg",
-        {
-            "xmlns": "http://www.w3.org/2000/svg",
-            "viewBox": f"0 0 {num(cols * px)} {num(rows * px)}",
-            "class": "labyrinth",
-        },
-    )
+    root = _svg_root(board, px)
     for p in board.layout:
-        group = ET.SubElement(
-            root,
-            "g",
-            {
-                "class": "piece",
-                "data-piece": p.piece,
-                "data-rotation": str(p.rotation),
-                "data-cell": piece_cell(p),
-                "data-value": piece_value(p),
-            },
-        )
-        ET.SubElement(
-            group,
-            "rect",
-            {
-                "x": num((p.col + 0.01) * px),
-                "y": num((p.row + 0.01) * px),
-                "width": num(0.98 * px),
-                "height": num(0.98 * px),
-                "fill": CARD,
-                "stroke": CARD_EDGE,
-                "stroke-width": num(0.015 * px),
-            },
-        )
-        piece = catalog.piece(p.piece)
-        if piece.code is not None:
-            ET.SubElement(group, "polygon", {"points": _points(mark_triangle(p), px), "fill": INK})
-            for bit, square in zip(code_bits(piece.code), code_squares(p), strict=True):
-                if bit:
-                    ET.SubElement(group, "polygon", {"points": _points(square, px), "fill": INK})
-        label = ET.SubElement(
-            group,
-            "text",
-            {
-                "x": num((p.col + 0.95) * px),
-                "y": num((p.row + 0.95) * px),
-                "font-size": num(0.14 * px),
-                "text-anchor": "end",
-                "fill": INK,
-                "opacity": "0.6",
-            },
-        )
-        label.text = piece.number
+        _piece_card(root, p, catalog, px)
     for segment in graph.segments:
-        ET.SubElement(
-            root,
-            "polyline",
-            {
-                "points": _points(np.array(segment), px),
-                "fill": "none",
-                "stroke": PATH,
-                "stroke-width": num(0.08 * px),
-                "stroke-linecap": "round",
-                "stroke-linejoin": "round",
-            },
-        )
+        _path(root, segment, px)
     marked, targets = set(highlights), set(destinations)
     for space, node in sorted(graph.spaces.items()):
         if node.kind == "junction":
@@ -160,78 +98,183 @@ def board_svg(
         )
         title = ET.SubElement(group, "title")
         title.text = graph.describe(space)
-        if node.kind == "lantern":
-            _circle(
-                group,
-                at,
-                LANTERN_RADIUS,
-                px,
-                fill=PAINT.get(node.colour or "", "#888"),
-                stroke=INK,
-                stroke_width=num(0.012 * px),
-                data_colour=node.colour or "",
-            )
-        elif node.kind == "home":
-            _circle(
-                group,
-                at,
-                HOME_RADIUS,
-                px,
-                fill=PAINT["purple"],
-                stroke=INK,
-                stroke_width=num(0.012 * px),
-            )
-        elif node.kind == "start":
-            _circle(group, at, START_RADIUS, px, fill=CARD, stroke=INK, stroke_width=num(0.03 * px))
-        else:
-            dash = "4 2" if node.kind == "finish" else "none"
-            _circle(
-                group,
-                at,
-                DISC_SPACE_RADIUS,
-                px,
-                fill=CARD,
-                stroke=INK,
-                stroke_width=num(0.015 * px),
-                stroke_dasharray=dash,
-            )
-        if space in board.discs:
-            _circle(
-                group,
-                at,
-                DISC_RADIUS * 0.9,
-                px,
-                fill=DISC,
-                stroke=DISC_RING,
-                stroke_width=num(0.015 * px),
-                **{"class": "disc"},
-            )
-        if space in targets:
-            _circle(
-                group,
-                at,
-                DISC_SPACE_RADIUS + 0.04,
-                px,
-                fill="none",
-                stroke=DESTINATION,
-                stroke_width=num(0.03 * px),
-                stroke_dasharray="3 2",
-                **{"class": "destination"},
-            )
-        if space in marked:
-            _circle(
-                group,
-                at,
-                DISC_SPACE_RADIUS + 0.03,
-                px,
-                fill="none",
-                stroke=HIGHLIGHT,
-                stroke_width=num(0.04 * px),
-                **{"class": "highlight"},
-            )
+        _space_look(group, node, at, px)
+        _space_rings(
+            group,
+            at,
+            px,
+            disc=space in board.discs,
+            target=space in targets,
+            marked=space in marked,
+        )
+    _figures(root, board, px)
+    return ET.tostring(root, encoding="unicode")
+
+
+def _svg_root(board: Board, px: float) -> ET.Element:
+    """The drawing sized to the layout's grid (a user's layout need not be 3 x 4)."""
+    cols = max(p.col for p in board.layout) + 1
+    rows = max(p.row for p in board.layout) + 1
+    return ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "viewBox": f"0 0 {num(cols * px)} {num(rows * px)}",
+            "class": "labyrinth",
+        },
+    )
+
+
+def _piece_card(root: ET.Element, p: Placement, catalog: Catalog, px: float) -> None:
+    """One piece's card as a cell of its own (which piece, which turn), with the identity mark
+    and number the players check the camera's reading of the layout by."""
+    group = ET.SubElement(
+        root,
+        "g",
+        {
+            "class": "piece",
+            "data-piece": p.piece,
+            "data-rotation": str(p.rotation),
+            "data-cell": piece_cell(p),
+            "data-value": piece_value(p),
+        },
+    )
+    ET.SubElement(
+        group,
+        "rect",
+        {
+            "x": num((p.col + 0.01) * px),
+            "y": num((p.row + 0.01) * px),
+            "width": num(0.98 * px),
+            "height": num(0.98 * px),
+            "fill": CARD,
+            "stroke": CARD_EDGE,
+            "stroke-width": num(0.015 * px),
+        },
+    )
+    piece = catalog.piece(p.piece)
+    if piece.code is not None:
+        ET.SubElement(group, "polygon", {"points": _points(mark_triangle(p), px), "fill": INK})
+        for bit, square in zip(code_bits(piece.code), code_squares(p), strict=True):
+            if bit:
+                ET.SubElement(group, "polygon", {"points": _points(square, px), "fill": INK})
+    label = ET.SubElement(
+        group,
+        "text",
+        {
+            "x": num((p.col + 0.95) * px),
+            "y": num((p.row + 0.95) * px),
+            "font-size": num(0.14 * px),
+            "text-anchor": "end",
+            "fill": INK,
+            "opacity": "0.6",
+        },
+    )
+    label.text = piece.number
+
+
+def _path(root: ET.Element, segment: tuple[Point, ...], px: float) -> None:
+    """One path segment, drawn over the cards and under the spaces that sit on it."""
+    ET.SubElement(
+        root,
+        "polyline",
+        {
+            "points": _points(np.array(segment), px),
+            "fill": "none",
+            "stroke": PATH,
+            "stroke-width": num(0.08 * px),
+            "stroke-linecap": "round",
+            "stroke-linejoin": "round",
+        },
+    )
+
+
+def _space_look(group: ET.Element, node: Node, at: np.ndarray, px: float) -> None:
+    """The space as printed on the piece: its kind (and a lantern's colour) is what players
+    and the camera tell spaces apart by."""
+    if node.kind == "lantern":
+        _circle(
+            group,
+            at,
+            LANTERN_RADIUS,
+            px,
+            fill=PAINT.get(node.colour or "", "#888"),
+            stroke=INK,
+            stroke_width=num(0.012 * px),
+            data_colour=node.colour or "",
+        )
+    elif node.kind == "home":
+        _circle(
+            group,
+            at,
+            HOME_RADIUS,
+            px,
+            fill=PAINT["purple"],
+            stroke=INK,
+            stroke_width=num(0.012 * px),
+        )
+    elif node.kind == "start":
+        _circle(group, at, START_RADIUS, px, fill=CARD, stroke=INK, stroke_width=num(0.03 * px))
+    else:
+        dash = "4 2" if node.kind == "finish" else "none"
+        _circle(
+            group,
+            at,
+            DISC_SPACE_RADIUS,
+            px,
+            fill=CARD,
+            stroke=INK,
+            stroke_width=num(0.015 * px),
+            stroke_dasharray=dash,
+        )
+
+
+def _space_rings(
+    group: ET.Element, at: np.ndarray, px: float, *, disc: bool, target: bool, marked: bool
+) -> None:
+    """What lies on or marks a space, drawn over its look: the disc, then the dashed ring of a
+    legal destination, then the solid ring of a highlight."""
+    if disc:
+        _circle(
+            group,
+            at,
+            DISC_RADIUS * 0.9,
+            px,
+            fill=DISC,
+            stroke=DISC_RING,
+            stroke_width=num(0.015 * px),
+            **{"class": "disc"},
+        )
+    if target:
+        _circle(
+            group,
+            at,
+            DISC_SPACE_RADIUS + 0.04,
+            px,
+            fill="none",
+            stroke=DESTINATION,
+            stroke_width=num(0.03 * px),
+            stroke_dasharray="3 2",
+            **{"class": "destination"},
+        )
+    if marked:
+        _circle(
+            group,
+            at,
+            DISC_SPACE_RADIUS + 0.03,
+            px,
+            fill="none",
+            stroke=HIGHLIGHT,
+            stroke_width=num(0.04 * px),
+            **{"class": "highlight"},
+        )
+
+
+def _figures(root: ET.Element, board: Board, px: float) -> None:
+    """The characters and Dr. Bizarre, each a cell of its own: a tapped figure is corrected
+    as which space it really stands on."""
     where = {**board.character_map, "bizarre": board.bizarre or ""}
     for name, spot in sorted(figure_spots(board).items()):
-        # a tapped figure is corrected as its own cell: which space it really stands on
         tap = {"data-figure": name, "data-cell": name, "data-value": where.get(name, "")}
         if name == "bizarre":
             group = ET.SubElement(root, "g", {"class": "figure bizarre", **tap})
@@ -250,4 +293,3 @@ def board_svg(
                 stroke="#fff",
                 stroke_width=num(0.02 * px),
             )
-    return ET.tostring(root, encoding="unicode")
