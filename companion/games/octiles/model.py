@@ -270,13 +270,23 @@ def parse_position(obj: Any, board: BoardGraph | None = None) -> Position:
     if not isinstance(obj, dict) or obj.get("game") != GAME_ID:
         game = obj.get("game") if isinstance(obj, dict) else None
         raise InputError(f"expected an octiles state, got game {game!r}")
-    spaces, runners, pocket = obj.get("spaces"), obj.get("runners"), obj.get("pocket", "missing")
+    faces = _parse_spaces(obj.get("spaces"), board)
+    runners = _parse_runners(obj.get("runners"), board)
+    return Position.make(faces, runners, _parse_pocket(obj.get("pocket", "missing")))
+
+
+def _parse_spaces(spaces: Any, board: BoardGraph) -> dict[str, Face]:
+    """Every space's face: a state naming some spaces only would leave the others unknown."""
     if not isinstance(spaces, dict) or set(spaces) != set(board.spaces):
         raise InputError(
             f"octiles 'spaces' must name each of the 17 spaces once ({board.spaces[0]} to "
             f"{board.spaces[-1]})"
         )
-    faces = {space: _parse_face(space, spaces[space]) for space in board.spaces}
+    return {space: _parse_face(space, spaces[space]) for space in board.spaces}
+
+
+def _parse_runners(runners: Any, board: BoardGraph) -> dict[str, str]:
+    """Runners by place, each on a stop or circle of this board and of a player's colour."""
     if not isinstance(runners, dict):
         raise InputError("octiles 'runners' must be an object of place -> colour")
     places = set(board.places())
@@ -287,11 +297,17 @@ def parse_position(obj: Any, board: BoardGraph | None = None) -> Position:
             raise InputError(
                 f"octiles runner on {place} is {colour!r}: colours are blue, red, yellow, green"
             )
+    return runners
+
+
+def _parse_pocket(pocket: Any) -> int | None:
+    """The pocket's tile, or None when it is empty: the key must be there, since an empty
+    pocket (a face-down tile came off) means something a forgotten one does not."""
     if pocket == "missing":
         raise InputError("octiles state has no 'pocket': give {\"tile\": n} or null")
-    if pocket is not None:
-        tile = pocket.get("tile") if isinstance(pocket, dict) else None
-        if not isinstance(pocket, dict) or set(pocket) != {"tile"} or tile not in TILES:
-            raise InputError(f"octiles 'pocket' is {pocket!r}: give {{\"tile\": 1-18}} or null")
-        pocket = tile
-    return Position.make(faces, runners, pocket)
+    if pocket is None:
+        return None
+    tile = pocket.get("tile") if isinstance(pocket, dict) else None
+    if not isinstance(pocket, dict) or set(pocket) != {"tile"} or tile not in TILES:
+        raise InputError(f"octiles 'pocket' is {pocket!r}: give {{\"tile\": 1-18}} or null")
+    return tile
