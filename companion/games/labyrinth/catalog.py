@@ -193,6 +193,18 @@ def _catalog(data: Any, where: str) -> Catalog:
     wrong."""
     if not isinstance(data, dict) or not isinstance(data.get("pieces"), list) or not data["pieces"]:
         raise InputError(f'{where} has no "pieces": expected {{"colours": [...], "pieces": [...]}}')
+    colours = _colours(data, where)
+    pieces = tuple(
+        _piece(entry, f"{where}, piece #{n + 1}", colours) for n, entry in enumerate(data["pieces"])
+    )
+    _check_unique(pieces, where)
+    _check_specials(pieces, where)
+    log.debug("%s: %d pieces", where, len(pieces))
+    return Catalog(colours=colours, pieces=pieces)
+
+
+def _colours(data: dict[str, Any], where: str) -> tuple[str, ...]:
+    """The lantern colours, purple among them: Dr. Bizarre stops at purple lanterns."""
     colours = data.get("colours", list(DEFAULT_COLOURS))
     if (
         not isinstance(colours, list)
@@ -201,10 +213,11 @@ def _catalog(data: Any, where: str) -> Catalog:
         or PURPLE not in colours
     ):
         raise InputError(f'{where}: "colours" must list distinct colour names including purple')
-    pieces = [
-        _piece(entry, f"{where}, piece #{n + 1}", tuple(colours))
-        for n, entry in enumerate(data["pieces"])
-    ]
+    return tuple(colours)
+
+
+def _check_unique(pieces: tuple[Piece, ...], where: str) -> None:
+    """Ids name the spaces and codes tell the camera which piece it sees: neither may repeat."""
     ids = [p.id for p in pieces]
     for pid in ids:
         if ids.count(pid) > 1:
@@ -212,12 +225,14 @@ def _catalog(data: Any, where: str) -> Catalog:
     codes = [p.code for p in pieces if p.code is not None]
     if len(set(codes)) != len(codes):
         raise InputError(f'{where}: two pieces have the same "code": make every code unique')
+
+
+def _check_specials(pieces: tuple[Piece, ...], where: str) -> None:
+    """One start, one finish and one home in the whole set: the rules name each as one space."""
     for kind in ("start", "finish", "home"):
         count = sum(node.kind == kind for p in pieces for node in p.nodes)
         if count != 1:
             raise InputError(f"{where} has {count} {kind} spaces: the pieces need exactly one")
-    log.debug("%s: %d pieces", where, len(pieces))
-    return Catalog(colours=tuple(colours), pieces=tuple(pieces))
 
 
 def _json(text: str, where: str) -> Any:
@@ -234,29 +249,52 @@ def _piece(entry: Any, where: str, colours: tuple[str, ...]) -> Piece:
     if not isinstance(pid, str) or not _PIECE_ID.match(pid):
         raise InputError(f'{where}: "id" must be a short name of letters and digits, not {pid!r}')
     where = f"{where} ({pid})"
+    name, code = _label(entry, pid, where)
+    nodes = _nodes(entry.get("nodes"), where, colours)
+    edges = _edges(entry.get("edges"), where, nodes)
+    _check_linked(nodes, edges, where)
+    return Piece(id=pid, name=name, nodes=nodes, edges=edges, code=code)
+
+
+def _label(entry: dict[str, Any], pid: str, where: str) -> tuple[str, int | None]:
+    """The piece's name (its id when none is given) and its identity mark's code, if any:
+    a user's own pieces may carry no mark the camera can read."""
     name = entry.get("name", pid)
     if not isinstance(name, str):
         raise InputError(f'{where}: "name" must be text')
     code = entry.get("code")
     if code is not None and (not is_int(code) or not 1 <= code <= 15):
         raise InputError(f'{where}: "code" must be a whole number 1 to 15, not {code!r}')
-    raw_nodes = entry.get("nodes")
-    if not isinstance(raw_nodes, Mapping) or not raw_nodes:
+    return name, code
+
+
+def _nodes(raw: Any, where: str, colours: tuple[str, ...]) -> tuple[Node, ...]:
+    """The piece's spaces and junctions by local id: the board names a space by its piece's id
+    and this one."""
+    if not isinstance(raw, Mapping) or not raw:
         raise InputError(f'{where}: "nodes" must map node ids to {{"kind", "at"}}')
-    nodes = tuple(_node(nid, spec, where, colours) for nid, spec in raw_nodes.items())
-    raw_edges = entry.get("edges")
-    if not isinstance(raw_edges, list) or not raw_edges:
+    return tuple(_node(nid, spec, where, colours) for nid, spec in raw.items())
+
+
+def _edges(raw: Any, where: str, nodes: tuple[Node, ...]) -> tuple[Edge, ...]:
+    """The piece's path segments, each pair of points joined once (two segments between the
+    same points are one path drawn twice)."""
+    if not isinstance(raw, list) or not raw:
         raise InputError(f'{where}: "edges" must list the path segments')
     points = {n.id: n.at for n in nodes} | PORT_AT
-    edges = tuple(_edge(e, f"{where}, edge #{k + 1}", points) for k, e in enumerate(raw_edges))
+    edges = tuple(_edge(e, f"{where}, edge #{k + 1}", points) for k, e in enumerate(raw))
     pairs = [frozenset((e.a, e.b)) for e in edges]
     if len(set(pairs)) != len(pairs):
         raise InputError(f"{where}: two edges join the same two points: draw them as one")
+    return edges
+
+
+def _check_linked(nodes: tuple[Node, ...], edges: tuple[Edge, ...], where: str) -> None:
+    """Every space lies on a path: one no path reaches could never be stopped on."""
     linked = {end for e in edges for end in (e.a, e.b)}
     for node in nodes:
         if node.id not in linked:
             raise InputError(f"{where}: space {node.id!r} lies on no path: add an edge to it")
-    return Piece(id=pid, name=name, nodes=nodes, edges=edges, code=code)
 
 
 def _node(nid: Any, spec: Any, where: str, colours: tuple[str, ...]) -> Node:
