@@ -126,6 +126,8 @@ def _set(path, value):
         (_set(["pieces", 0, "nodes", "l1", "at"], [0.5, 1.5]), "both in 0..1"),
         (_set(["pieces", 0, "nodes", "start", "kind"], "disc"), "0 start spaces"),
         (_set(["pieces", 0, "edges", 0, "to"], "zz"), "neither a node nor"),
+        (_set(["pieces", 0, "edges", 0, "to"], ["l1"]), "neither a node nor"),
+        (_set(["pieces", 0, "edges", 0, "from"], {"l1": 1}), "neither a node nor"),
         (_set(["pieces", 0, "edges", 0, "path"], [[0.5, 0.0], [0.9, 0.9]]), "must run from"),
         (_set(["pieces", 0, "edges", 0, "from"], "l1"), "two different points"),
         (_set(["pieces", 0, "nodes", "x9"], {"kind": "disc", "at": [0.6, 0.6]}), "lies on no path"),

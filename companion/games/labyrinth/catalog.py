@@ -336,7 +336,7 @@ def _edge(entry: Any, where: str, points: dict[str, Point]) -> Edge:
 
 def _end(name: Any, where: str, points: dict[str, Point]) -> str:
     """One end of an edge: the id of a node on the piece or a port."""
-    if name not in points:
+    if not isinstance(name, str) or name not in points:
         raise InputError(f"{where} joins {name!r}, which is neither a node nor N, E, S, W")
     return name
 

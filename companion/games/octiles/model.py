@@ -272,7 +272,9 @@ def parse_position(obj: Any, board: BoardGraph | None = None) -> Position:
         raise InputError(f"expected an octiles state, got game {game!r}")
     faces = _parse_spaces(obj.get("spaces"), board)
     runners = _parse_runners(obj.get("runners"), board)
-    return Position.make(faces, runners, _parse_pocket(obj.get("pocket", "missing")))
+    if "pocket" not in obj:
+        raise InputError("octiles state has no 'pocket': give {\"tile\": n} or null")
+    return Position.make(faces, runners, _parse_pocket(obj["pocket"]))
 
 
 def _parse_spaces(spaces: Any, board: BoardGraph) -> dict[str, Face]:
@@ -301,10 +303,8 @@ def _parse_runners(runners: Any, board: BoardGraph) -> dict[str, str]:
 
 
 def _parse_pocket(pocket: Any) -> int | None:
-    """The pocket's tile, or None when it is empty: the key must be there, since an empty
-    pocket (a face-down tile came off) means something a forgotten one does not."""
-    if pocket == "missing":
-        raise InputError("octiles state has no 'pocket': give {\"tile\": n} or null")
+    """The pocket's tile, or None when it is empty (the key must be there, since an empty
+    pocket, a face-down tile came off, means something a forgotten one does not)."""
     if pocket is None:
         return None
     tile = pocket.get("tile") if isinstance(pocket, dict) else None
