@@ -118,11 +118,23 @@ def evaluate(
 
 
 def _check_tiles(stacks: Stacks, placed: tuple[Placement, ...]) -> None:
-    """The rules about the tiles themselves: count, squares, letters, stacking, the set."""
+    """The rules about the tiles themselves, in this order: count, squares and letters, one
+    line, stacking, the set."""
+    _check_count(placed)
+    _check_squares(placed)
+    _check_stacking(stacks, placed)
+    _check_set(stacks, placed)
+
+
+def _check_count(placed: tuple[Placement, ...]) -> None:
     if not placed:
         raise IllegalPlay("no tile was played")
     if len(placed) > RACK:
         raise IllegalPlay(f"a rack holds {RACK} tiles, but {len(placed)} were played")
+
+
+def _check_squares(placed: tuple[Placement, ...]) -> None:
+    """Each tile a letter of the set on a square of the board, one a stack, all in one line."""
     for p in placed:
         if not (0 <= p.row < SIZE and 0 <= p.col < SIZE):
             raise IllegalPlay(f"r{p.row}c{p.col} is not a square of the board")
@@ -133,6 +145,10 @@ def _check_tiles(stacks: Stacks, placed: tuple[Placement, ...]) -> None:
         raise IllegalPlay("only one tile per stack per turn")
     if len({r for r, _ in cells}) > 1 and len({c for _, c in cells}) > 1:
         raise IllegalPlay("the tiles must be in one row or one column")
+
+
+def _check_stacking(stacks: Stacks, placed: tuple[Placement, ...]) -> None:
+    """No letter on itself, no stack above the highest."""
     for p in placed:
         stack = stacks[p.row * SIZE + p.col]
         if stack and stack[-1] == p.letter:
@@ -140,6 +156,10 @@ def _check_tiles(stacks: Stacks, placed: tuple[Placement, ...]) -> None:
             raise IllegalPlay(f"{tile} on {tile} at {cell_name(p.row, p.col)}")
         if len(stack) >= MAX_HEIGHT:
             raise IllegalPlay(f"stacks are at most {MAX_HEIGHT} tiles high")
+
+
+def _check_set(stacks: Stacks, placed: tuple[Placement, ...]) -> None:
+    """No more of a letter on the board than the set holds."""
     counts = tile_counts(stacks)
     counts.update(p.letter for p in placed)
     for letter in dict.fromkeys(p.letter for p in placed):
