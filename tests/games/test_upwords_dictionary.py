@@ -89,3 +89,13 @@ def test_split_tiles() -> None:
         split_tiles("QAT")
     with pytest.raises(InputError):
         split_tiles("CAN'T")
+
+
+def test_a_copied_match_shares_its_word_list() -> None:
+    """The referee copies the match for every entry it tries; the words never change."""
+    import copy
+
+    from companion.games.upwords.rules import UpwordsMatch
+
+    match = UpwordsMatch({"seed": 1})
+    assert copy.deepcopy(match).dictionary is match.dictionary

@@ -40,6 +40,11 @@ class Dictionary:
     def __len__(self) -> int:
         return len(self.words)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Dictionary:
+        """Itself: it never changes, and the referee copies a match for every entry it tries
+        (copying 172,820 words took 0.13 s of each)."""
+        return self
+
 
 def split_tiles(word: str) -> tuple[str, ...]:
     """The tiles that spell ``word``: ``"QUIT"`` -> ("QU", "I", "T"); ``InputError`` if none can."""
