@@ -34,7 +34,7 @@ from companion.capture.sources import (
 )
 from companion.errors import CompanionError, InputError
 from companion.games.base import JSON, Game
-from companion.referee.loop import BLACK_MESSAGE, FrameLoop, Step
+from companion.referee.loop import FrameLoop, Step
 from companion.referee.session import Session
 from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store, default_path
@@ -64,7 +64,6 @@ EXIT_CAMERA_HUNG = 75
 MAX_RETRY_SECONDS = 30.0
 IDLE_SECONDS = 1.0
 """After a replay: how often the camera thread looks up from page actions to check for stop."""
-__all__ = ["BLACK_MESSAGE", "TableService", "serve"]
 
 
 class TableService:

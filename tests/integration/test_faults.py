@@ -21,7 +21,8 @@ from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store
 from companion.replay import PROFILE_FILE, folder_settings
 from companion.samples import sample_games
-from companion.service import BLACK_MESSAGE, TableService
+from companion.referee.loop import BLACK_MESSAGE
+from companion.service import TableService
 from companion.vision.calibration import Profile
 from companion.vision.pipeline import BoardPipeline
 from companion.web.stream import Broadcaster
