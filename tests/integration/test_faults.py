@@ -16,12 +16,12 @@ import pytest
 from companion.capture.faults import Fault, FaultySource
 from companion.capture.sources import FolderSource
 from companion.games import find_game
+from companion.referee.loop import BLACK_MESSAGE
 from companion.referee.session import Session
 from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store
 from companion.replay import PROFILE_FILE, folder_settings
 from companion.samples import sample_games
-from companion.referee.loop import BLACK_MESSAGE
 from companion.service import TableService
 from companion.vision.calibration import Profile
 from companion.vision.pipeline import BoardPipeline
