@@ -13,10 +13,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from companion import __version__
-from companion.errors import CompanionError
+from companion.errors import CompanionError, InputError
 from companion.games import find_game, game_ids
+
+if TYPE_CHECKING:
+    from companion.games.base import Game
 
 log = logging.getLogger("companion")
 
@@ -95,8 +99,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="take the photo now from a camera (picamera2, usb:N); a Pi camera's exposure and "
         "white balance are locked and kept in the profile",
     )
+    shot.add_argument(
+        "--teach",
+        type=Path,
+        metavar="PHOTO",
+        help="teach the profile given by --out this set's look from PHOTO of the pieces laid out "
+        "as calibration/<game>-teach.svg shows (after calibrating, same camera and place)",
+    )
     cal.add_argument("--corners", help='board corners "x,y x,y x,y x,y" (TL TR BR BL)')
-    cal.add_argument("--out", type=Path, required=True, help="profile file to write")
+    cal.add_argument(
+        "--out", type=Path, required=True, help="profile file to write (with --teach: to teach)"
+    )
 
     read = sub.add_parser("read", help="print the board state seen in each image (JSON lines)")
     _add_game(read)
@@ -149,6 +162,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     from companion.vision.calibration import calibrate, parse_corners
 
     game = find_game(args.game)
+    if args.teach is not None:
+        return _teach(game, args)
     corners = parse_corners(args.corners) if args.corners else None
     if args.image is not None:
         profile = calibrate(game, load_image(args.image), corners)
@@ -165,6 +180,23 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     print(f"calibrated {game.title} ({profile.method}); profile written to {args.out}")
     for problem in profile.load_reader(game).view_problems():
         print(f"note: {problem}")
+    return 0
+
+
+def _teach(game: Game[Any], args: argparse.Namespace) -> int:
+    """``calibrate --teach``: the profile at ``--out`` learns this set from one photo."""
+    from companion.capture.images import load_image
+    from companion.vision.calibration import Profile
+    from companion.vision.teaching import teach
+
+    if args.corners:
+        raise InputError("--corners belongs to a new calibration, not to --teach: leave it out")
+    profile = Profile.load(args.out, game=game.id)
+    photo = load_image(args.teach)
+    print(f"teaching {game.title} from {args.teach} (reads the photo twice: a few seconds)")
+    lesson = teach(game, profile, photo)
+    profile.save(args.out)
+    print(f"{lesson.summary()}; profile written to {args.out}")
     return 0
 
 

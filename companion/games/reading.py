@@ -81,6 +81,19 @@ class Reader(ABC, Generic[S]):
         nothing.  Raises nothing but ``CompanionError`` for a value it cannot learn from."""
         return False
 
+    def learn_examples(self, frame: np.ndarray, board: np.ndarray, values: dict[str, str]) -> int:
+        """Learn several cells of one picture at once (a teaching photo): how many taught the
+        reader something.  A reader that reads the whole picture to learn one cell overrides
+        this to read it once."""
+        return sum(self.learn_example(frame, board, cell, value) for cell, value in values.items())
+
+    @classmethod
+    def teaching_pattern(cls) -> S | None:
+        """Where to lay this set's pieces for ``companion calibrate --teach`` (a sheet in
+        ``calibration/`` shows it), so that each is learned as a page correction would teach
+        it; None when the reader has nothing to learn that way."""
+        return None
+
     def remember(self, frame: np.ndarray, board: np.ndarray, state: S) -> None:
         """The referee holds ``state`` true for this settled frame (the camera's reading agreed
         with the match).  A reader may keep, on later frames, the cells that still look as they

@@ -76,6 +76,7 @@ from companion.games.upwords.occupancy import (
     chroma,
     common_chroma,
 )
+from companion.games.upwords.pattern import teaching_board
 from companion.games.upwords.silhouette import silhouettes
 
 log = logging.getLogger(__name__)
@@ -276,14 +277,25 @@ class TileReader(Reader[Board]):
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         return self._frame.base.faces(gray, heights, tiles)
 
+    @classmethod
+    def teaching_pattern(cls) -> Board:
+        return teaching_board()
+
     def learn_example(self, frame: np.ndarray, board: np.ndarray, cell: str, value: str) -> bool:
         """Teach the font from a square corrected on the page (``value`` like ``"2E"``): the
         letter's face is cut from the camera frame.  False when nothing was learned; a cell or
         value that names no square raises ``InputError`` (the caller logs it and goes on)."""
-        height, letter = _parsed(parse_square, value)
-        if not height:
-            return False  # an emptied square teaches no letter
-        return self._learn_square(frame, _square_index(cell), letter)
+        return self.learn_examples(frame, board, {cell: value}) > 0
+
+    def learn_examples(self, frame: np.ndarray, board: np.ndarray, values: dict[str, str]) -> int:
+        """Teach several squares of one frame, reading it once (a teaching photo has 65)."""
+        squares = {
+            _square_index(cell): _parsed(parse_square, value) for cell, value in values.items()
+        }
+        tiles = {
+            index: sq for index, sq in squares.items() if sq[0]
+        }  # an emptied square teaches no letter
+        return self._learn_squares(frame, tiles) if tiles else 0
 
     def learn_letter(self, image: np.ndarray, cell: str | None, letter: str) -> bool:
         """Teach the font from one square: ``image`` is the rectified board or the frame
@@ -292,25 +304,32 @@ class TileReader(Reader[Board]):
         check_letter(letter)
         if cell is None:
             return self.letters.learn(image, letter)
-        return self._learn_square(image, _square_index(cell), letter)
+        return self._learn_squares(image, {_square_index(cell): (0, letter)}) > 0
 
-    def _learn_square(self, image: np.ndarray, index: int, letter: str) -> bool:
-        """Teach ``letter`` from square ``index`` of the rectified board or the frame, unless
-        it shows no tile or a taller neighbour hides part of it."""
+    def _learn_squares(self, image: np.ndarray, taught: dict[int, tuple[int, str]]) -> int:
+        """Teach each square's letter from the rectified board or the frame; how many were
+        learned.  A square is cropped at the height it is taught (or, taught none, at the
+        height read), and skipped when it shows no tile or a taller neighbour hides part of
+        its letter (the strokes left are not the font's)."""
         view = self._frame if image.shape[:2] == self.camera.image_size[::-1] else self._rect
         _check_image(image, view.size, "board image")
         reads, _, layout = self._read(image, view)
-        level = reads[index].height
-        if level == 0:
-            return False
-        # a letter a taller neighbour partly hides shows strokes the font does not have
-        tiles = np.array([i for i, sq in enumerate(reads) if sq.height], np.intp)
-        levels = np.array([reads[i].height for i in tiles], np.intp)
-        if hidden_share(layout.lean, tiles, levels)[np.searchsorted(tiles, index)] > 0:
-            return False
+        heights = np.array([sq.height for sq in reads], np.intp)
+        for index, (height, _) in taught.items():
+            if height:
+                heights[index] = height
+        tiles = np.flatnonzero(heights)
+        hidden = dict(
+            zip(tiles.tolist(), hidden_share(layout.lean, tiles, heights[tiles]), strict=True)
+        )
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        face = layout.faces(gray, np.array([level]), np.array([index]))[0]
-        return self.letters.learn(face, letter)
+        learned = 0
+        for index, (_, letter) in taught.items():
+            if reads[index].height == 0 or hidden.get(index, 1.0) > 0:
+                continue
+            face = layout.faces(gray, heights[index : index + 1], np.array([index]))[0]
+            learned += self.letters.learn(face, letter)
+        return learned
 
     def _read(self, image: np.ndarray, view: View) -> tuple[list[SquareRead], int, Layout]:
         """Every square's read, how many squares show something that is not a tile, and where
