@@ -2,7 +2,9 @@
 
 The reader is developed on ``LOOKS_TUNED`` only; ``LOOKS_UNSEEN`` exist so that accuracy can be
 measured on boards it was never shaped around (other tile and arc colours, arcs lighter or darker
-than the tile, thinner or wider arcs, wood grain, speckle, other tray rims).  Real tiles sit
+than the tile, thinner or wider arcs, wood grain, speckle, other tray rims; and harder ones: arcs
+barely apart from the tile in colour, outlined arcs, hairline arcs, glossy faces with the lamp's
+highlight, printed texture).  Real tiles sit
 loosely in the tray, so each one is drawn slightly shifted and turned, with a gap and a bevel.
 """
 
@@ -39,6 +41,11 @@ class Look:
     speckle: float = 0.0
     tile_var: float = 0.03
     """Brightness spread between tiles (print and plastic batches differ)."""
+    outline: float = 0.0
+    """Width of a dark line printed along each edge of the arc band, share of the tile side."""
+    outline_colour: tuple[int, int, int] = (20, 20, 20)
+    gloss: float = 0.0
+    """Strength of the lamp's reflection on glossy tile faces (0 = matt)."""
 
 
 LOOKS: dict[str, Look] = {
@@ -55,6 +62,18 @@ LOOKS: dict[str, Look] = {
     ),
     "mauve_on_pink": Look((200, 190, 245), (120, 70, 110), 0.22, (180, 200, 210), (60, 60, 80)),
     "cyan_on_navy": Look((90, 40, 20), (215, 200, 80), 0.13, (200, 200, 200), (20, 10, 5)),
+    # unseen and harder: what real editions may be that none of the above is
+    "low_contrast": Look(
+        (170, 185, 196), (138, 150, 178), 0.12, (90, 100, 110), (40, 45, 50), grain=0.05
+    ),
+    "outlined_green": Look(
+        (232, 234, 236), (70, 150, 60), 0.16, (50, 50, 50), (25, 25, 25), outline=0.025
+    ),
+    "glossy_red": Look((35, 35, 170), (230, 232, 235), 0.12, (30, 30, 30), (15, 15, 15), gloss=0.6),
+    "hairline": Look((215, 222, 226), (45, 45, 50), 0.04, (120, 90, 60), (50, 40, 30)),
+    "printed_moss": Look(
+        (120, 165, 140), (60, 70, 90), 0.10, (40, 60, 50), (20, 30, 25), grain=0.15, speckle=0.4
+    ),
 }
 
 LOOKS_TUNED: tuple[str, ...] = ("classic", "blue_on_white", "yellow_on_green")
@@ -65,6 +84,11 @@ LOOKS_UNSEEN: tuple[str, ...] = (
     "black_on_speckle",
     "mauve_on_pink",
     "cyan_on_navy",
+    "low_contrast",
+    "outlined_green",
+    "glossy_red",
+    "hairline",
+    "printed_moss",
 )
 
 
@@ -151,6 +175,14 @@ def draw_board(
     texture = _surface(spec, rng, (side, side))
     tile_rgb = np.array(spec.tile, np.float32) * (shade[index] * texture)[..., None]
     face = tile_rgb + (np.array(spec.arc, np.float32) - tile_rgb) * arc[..., None]
+    if spec.outline:
+        edges = _smooth((spec.outline / 2 - np.abs(ring - spec.arc_width / 2)) / px)
+        face += (np.array(spec.outline_colour, np.float32) - face) * edges[..., None]
+    if spec.gloss:
+        # the lamp's reflection on glossy faces: one soft bright patch somewhere on the tray
+        spot = rng.uniform(1.0, SIZE - 1.0, 2)
+        glare = np.exp(-((xs - spot[0]) ** 2 + (ys - spot[1]) ** 2) / (2 * 0.9**2))
+        face += (255.0 - face) * (spec.gloss * glare)[..., None]
     face *= (light * (1.0 - 0.15 * bevel * bevel))[..., None]
 
     # tray: a floor between the tiles inside, a raised rim outside with a shadowed inner edge

@@ -39,8 +39,10 @@ BAND_HALF_ANGLE = 25.0
 CENTRE_SIGMA = 0.09
 MAX_SHIFT_FRACTION = 0.16
 """Calibration searches this far (share of a tile) for each tile's best alignment."""
-COVERED_CONTRAST = 0.3
-"""Below this share of the learned arc contrast a tile does not show a tile state."""
+COVERED_CONTRAST = 0.15
+"""Below this share of the learned arc contrast a tile does not show a tile state.  A hand over
+the board leaves its tiles at most 0.034 (renders of 14 looks, 12 frames each), while a lamp's
+glare on glossy faces leaves readable tiles as low as 0.28."""
 START_AGREEMENT = 0.9
 VERSION = 2
 
@@ -128,8 +130,13 @@ class TileReader(Reader[Tray]):
         expected = (parity ^ phase).astype(bool)[:, None]
         arc = np.where(expected, one, zero)
         tile = (np.where(expected, zero, one) + centre) / 2
-        # contrast against the tile's own brightness, so shade and uneven light do not count
-        contrast = np.linalg.norm(arc - tile, axis=1) / np.maximum(np.linalg.norm(tile, axis=1), 1)
+        # contrast against the tile's own brightness, so shade and uneven light do not count;
+        # a tile brighter than most may be under a lamp's reflection, which adds light, not
+        # contrast (as in ``_decide``)
+        brightness = np.linalg.norm(tile, axis=1)
+        contrast = np.linalg.norm(arc - tile, axis=1) / np.maximum(
+            np.minimum(brightness, np.median(brightness)), 1
+        )
         faint = int((contrast < COVERED_CONTRAST * np.median(contrast)).sum())
         if faint:
             raise VisionError(
@@ -183,8 +190,11 @@ class TileReader(Reader[Tray]):
     def _decide(self, feats: np.ndarray) -> Reading:
         zero, one, centre = feats[:, 0], feats[:, 1], feats[:, 2]
         score = ((zero - one) * self._unit).sum(axis=1)
-        # brightness of this tile now against calibration: takes uneven light out of the score
-        gain = np.maximum((centre * self.tile).sum(axis=1) / self._tile_norm, 0.05)
+        # brightness of this tile now against calibration: a dimmer light or shade scales the
+        # arcs' contrast down with it, so the score is divided by it; a brighter tile may be a
+        # lamp's reflection, which adds light without contrast, so brighter is never divided
+        # out (a glossy look's glare otherwise reads as a hand: 14 of 40 frames)
+        gain = np.clip((centre * self.tile).sum(axis=1) / self._tile_norm, 0.05, 1.0)
         strength = np.abs(score) / gain
         confidence = np.clip((strength - 0.1) / 0.4, 0.0, 1.0)
         unreadable = strength < COVERED_CONTRAST
