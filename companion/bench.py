@@ -39,6 +39,7 @@ from companion.samples import sample_games
 from companion.vision.calibration import Profile, calibrate
 from companion.vision.pipeline import BoardPipeline
 from companion.vision.synth import Pose, encode_jpeg, random_light, random_pose, render_scene
+from companion.vision.teaching import teach
 
 POSE_TRIES = 5
 KIND_TITLES = {
@@ -381,6 +382,46 @@ def _rules(game: Game[Any], timer: _Timer) -> None:
                 timer.timed("rules (judge)", match.judge, state)
 
 
+TEACH_BOARDS = 6
+"""Boards read per unseen look before and after teaching."""
+
+
+def _teaching(game: Game[S], seed: int) -> list[str]:
+    """For a reader with a teaching pattern (``calibrate --teach``): per unseen look, one
+    camera calibrated, one photo of the pattern taught from, and later boards under that camera
+    read by the untaught and the taught reader; the errors of each, summed over the looks."""
+    pattern = game.reader.teaching_pattern()
+    if pattern is None:
+        return []
+    rng = np.random.default_rng([seed, 7])
+    before: dict[str, list[int]] = {}
+    after: dict[str, list[int]] = {}
+    looks = game.lab.looks.unseen
+    print(f"teaching from one photo of the pattern in {len(looks)} looks...", file=sys.stderr)
+    for look in looks:
+        pose, profile = _calibrated_pose(game, look, rng)
+        taught = replace(profile)  # teaching gives the copy new reader settings
+        photo = render_scene(game, pattern, look, rng, pose=pose, light=random_light(rng))
+        teach(game, taught, photo.image)
+        pipelines = (BoardPipeline(game, profile), BoardPipeline(game, taught))
+        for _ in range(TEACH_BOARDS):
+            truth = game.lab.random_state(rng)
+            scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
+            for tally, pipeline in zip((before, after), pipelines, strict=True):
+                reading, _ = pipeline.read(scene.image)
+                for name, (wrong, counted) in game.lab.reading_errors(truth, reading.state).items():
+                    total = tally.setdefault(name, [0, 0])
+                    total[0] += wrong
+                    total[1] += counted
+    lines = [
+        f"teaching from one photo of the pattern, {len(looks)} unseen looks x {TEACH_BOARDS} "
+        "later boards, wrong before -> after teaching:"
+    ]
+    for name, (wrong, counted) in before.items():
+        lines.append(f"  {name:<16}{wrong:>6} -> {after[name][0]:<6} of {counted:>7}")
+    return lines
+
+
 def run_bench(
     game: Game[Any], *, boards: int, poses: int, seed: int, csv_path: Path | None = None
 ) -> dict[str, Any]:
@@ -430,7 +471,7 @@ def run_bench(
                 f"({accuracy['played_wrong'] / played:.4%}); the rest came from memory or "
                 "were read afresh"
             )
-    for line in game.lab.extra_bench(boards=boards, seed=seed):
+    for line in (*_teaching(game, seed), *game.lab.extra_bench(boards=boards, seed=seed)):
         print(line)
     print(
         f"sample games: {samples['sample_moves_right']}/{samples['sample_moves']} verdicts "
