@@ -160,3 +160,21 @@ def test_a_tilted_camera_sees_a_peg_lean_away_from_the_nadir() -> None:
     assert np.linalg.norm(top - base) > 3
     reach = np.hypot(xs - base[0], ys - base[1]).max()
     assert reach > np.linalg.norm(top - base)
+
+
+def test_thick_tiles_stand_up_as_layers_with_their_print_on_top() -> None:
+    spec = draw.LOOKS["ivory"]
+    position = _bare(5).with_runners({"SC4": "red"})
+    flat = draw.draw_board(position, "ivory", np.random.default_rng(0), geometry=GEOMETRY,
+                           px_per_cell=PPC)  # fmt: skip
+    layers = draw.raised(position, "ivory", np.random.default_rng(0), geometry=GEOMETRY,
+                         px_per_cell=PPC)  # fmt: skip
+    tops = [layer for layer in layers if layer.height == spec.thickness]
+    assert len(layers) == draw.PEG_SLICES + 3 and len(tops) == 1
+    r, c = _px(BOARD.coords["c3"])
+    assert tops[0].image[r, c, 3] == 255  # the tile's top covers its well
+    assert np.linalg.norm(flat[r, c].astype(float) - spec.well) < 20  # the flat board has none
+    back = tops[0].image[r - PPC // 3, c, :3].astype(float)
+    assert np.linalg.norm(back - spec.back) < np.linalg.norm(back - spec.face)
+    peg_top = max(layer.height for layer in layers)
+    assert peg_top == pytest.approx(spec.runner_height)  # pawns stand taller than pegs

@@ -80,6 +80,34 @@ class Look:
     back_ink: BGR
     peg_gain: float = 1.0
     """How much brighter (or darker) this edition's pegs are than the standard paint."""
+    path_style: str = "solid"
+    """"solid" (one band), "double" (two thin parallel lines) or "edged" (a band outlined in
+    ``ink``)."""
+    texture: float = 0.0
+    """Printed mottling on the tiles (marble, linen), in 8-bit levels either way."""
+    gloss: float = 0.0
+    """Peak brightening of a lamp's reflection across glossy tiles (0..1, towards white)."""
+    bevel: float = 0.0
+    """Width of a tile's bevelled rim (pitches): lit on its north-west side, shaded opposite."""
+    thickness: float = 0.0
+    """Tile height (pitches); thick tiles stand up as layers and show their ``side``."""
+    side: BGR = (0, 0, 0)
+    """Colour of a thick tile's sides."""
+    circle_style: str = "ring"
+    """"ring" (paint round a pale centre) or "outline" (a painted line round bare board)."""
+    runner: str = "peg"
+    """"peg", "pawn" (neck and ball head), "cone" or "disc" (a flat counter)."""
+    runner_size: float = 1.0
+    """Runner radius as a share of ``PEG_RADIUS``."""
+    runner_height: float = PEG_HEIGHT
+    paints: tuple[BGR, BGR, BGR, BGR] | None = None
+    """This edition's blue, red, yellow and green (circles and runners); None: ``SIDE_COLOURS``.
+    """
+
+    def paint(self, colour: str) -> BGR:
+        if self.paints is None:
+            return SIDE_COLOURS[colour]
+        return self.paints[("blue", "red", "yellow", "green").index(colour)]
 
 
 LOOKS: dict[str, Look] = {
@@ -111,8 +139,33 @@ LOOKS: dict[str, Look] = {
     ),
 }  # fmt: skip
 
+LOOKS.update({
+    # unseen and unlike the tuned editions in everything a set can differ in (colours in BGR)
+    "slate": Look(  # light-on-dark: navy tiles, thin double white lines, cones, ring-less circles
+        (70, 72, 75), (62, 64, 66), (45, 46, 48), (150, 150, 150), (95, 98, 100),
+        (90, 45, 25), (235, 235, 230), 0.05, (30, 30, 30), "plain", (30, 30, 30), 1.0,
+        path_style="double", texture=10.0, bevel=0.03, thickness=0.05, side=(60, 35, 20),
+        circle_style="outline", runner="cone", runner_size=1.25, runner_height=0.65,
+        paints=((160, 60, 0), (60, 20, 150), (0, 170, 210), (90, 160, 0)),
+    ),
+    "ivory": Look(  # dark-on-light, low-contrast beige ink on cream, glossy marble, tall pawns
+        (225, 232, 236), (210, 220, 226), (200, 210, 215), (150, 160, 165), (205, 215, 222),
+        (215, 235, 245), (150, 185, 205), 0.11, (120, 130, 120), "rings", (150, 160, 150), 1.0,
+        texture=8.0, gloss=0.55, bevel=0.04, thickness=0.07, side=(160, 190, 205),
+        runner="pawn", runner_size=1.15, runner_height=0.8,
+        paints=((120, 40, 40), (30, 30, 140), (20, 140, 200), (50, 110, 30)),
+    ),
+    "felt": Look(  # saturated green felt, black tiles, wide edged orange bands, flat discs
+        (50, 120, 30), (45, 110, 28), (30, 70, 20), (20, 30, 15), (70, 140, 50),
+        (25, 25, 25), (0, 120, 240), 0.14, (40, 40, 120), "star", (60, 60, 170), 1.2,
+        path_style="edged", texture=6.0, gloss=0.35, thickness=0.03, side=(15, 15, 15),
+        runner="disc", runner_size=1.35, runner_height=0.12,
+        paints=((200, 120, 40), (50, 50, 220), (60, 230, 250), (40, 200, 120)),
+    ),
+})  # fmt: skip
+
 LOOKS_TUNED: tuple[str, ...] = ("kadon", "walnut", "print")
-LOOKS_UNSEEN: tuple[str, ...] = ("maple", "ebony", "travel")
+LOOKS_UNSEEN: tuple[str, ...] = ("maple", "ebony", "travel", "slate", "ivory", "felt")
 
 
 def look_of(name: str) -> Look:
@@ -249,6 +302,8 @@ def _tile_face(
     outline = octagon(tuple(centre), TILE_APOTHEM, turn)
     colour = look.back if face is None else look.face
     canvas.poly(img, outline, colour)
+    if look.bevel:
+        _bevel(canvas, img, look.bevel, colour, centre, turn)
     canvas.ring(img, outline, tuple(0.75 * c for c in colour), 0.02)
     rot = np.deg2rad(turn)
     spin = np.array([[np.cos(rot), np.sin(rot)], [-np.sin(rot), np.cos(rot)]])
@@ -256,12 +311,68 @@ def _tile_face(
     if face is None:
         _back_print(canvas, img, look, centre, spin, scale)
         return
-    width = look.path_width
     for a, b in chord_order(chords(*face)):
         curve = chord_curve(a, b) * scale @ spin.T + centre
         # the gap cut into earlier chords stops short of the rim, which it would notch
-        canvas.line(img, curve[3:-3], look.face, width + 2 * GAP)
-        canvas.line(img, curve, look.path, width)
+        canvas.line(img, curve[3:-3], look.face, _band(look) + 2 * GAP)
+        _path(canvas, img, look, curve)
+
+
+def _band(look: Look) -> float:
+    """Full width a chord's print takes on the face (pitches)."""
+    return look.path_width + (0.04 if look.path_style == "edged" else 0.0)
+
+
+def _path(canvas: _Canvas, img: np.ndarray, look: Look, curve: np.ndarray) -> None:
+    """A path printed along ``curve`` in the edition's style."""
+    width = look.path_width
+    if look.path_style == "double":
+        tangent = np.gradient(curve, axis=0)
+        normal = np.column_stack([-tangent[:, 1], tangent[:, 0]])
+        normal /= np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-9)
+        for side in (-1.0, 1.0):
+            canvas.line(img, curve + side * width / 3 * normal, look.path, width / 3)
+        return
+    if look.path_style == "edged":
+        canvas.line(img, curve, look.ink, width + 0.04)
+    canvas.line(img, curve, look.path, width)
+
+
+def _bevel(
+    canvas: _Canvas, img: np.ndarray, width: float, colour: BGR, centre: np.ndarray, turn: float
+) -> None:
+    """A bevelled rim: each of the 8 facets lit by how much it faces a lamp to the north-west."""
+    outer = octagon(tuple(centre), TILE_APOTHEM, turn)
+    inner = octagon(tuple(centre), TILE_APOTHEM - width, turn)
+    lamp = np.array([-1.0, 1.0]) / np.sqrt(2.0)
+    for k in range(8):
+        facet = np.array([outer[k], outer[(k + 1) % 8], inner[(k + 1) % 8], inner[k]])
+        facing = float((facet.mean(axis=0) - centre) @ lamp) / TILE_APOTHEM
+        canvas.poly(
+            img, facet, tuple(float(np.clip(c * (1 + 0.35 * facing), 0, 255)) for c in colour)
+        )
+
+
+def _finish(look: Look, rng: np.random.Generator, img: np.ndarray, mask: np.ndarray) -> None:
+    """Print texture and a lamp's glossy reflection on the tiles (``mask`` > 0), in place."""
+    side = img.shape[0]
+    cover = mask.astype(np.float32)[..., None] / 255.0
+    if look.texture:
+        coarse = rng.normal(0.0, 1.0, (side // 12 + 2, side // 12 + 2)).astype(np.float32)
+        fine = rng.normal(0.0, 0.5, (side, side)).astype(np.float32)
+        mottle = cv2.resize(coarse, (side, side), interpolation=cv2.INTER_CUBIC) + fine
+        np.add(img, look.texture * mottle[..., None] * cover, out=img)
+    if look.gloss:
+        ys, xs = np.mgrid[0:side, 0:side].astype(np.float32) / side
+        cx, cy = rng.uniform(0.2, 0.8, 2)
+        sx, sy = rng.uniform(0.1, 0.25, 2)
+        glare = look.gloss * np.exp(-(((xs - cx) / sx) ** 2 + ((ys - cy) / sy) ** 2))
+        img += (255.0 - img) * glare[..., None] * cover
+
+
+def _unit_circle(n: int = 40) -> np.ndarray:
+    a = np.linspace(0, 2 * np.pi, n)
+    return np.column_stack([np.cos(a), np.sin(a)])
 
 
 def _back_print(
@@ -278,10 +389,7 @@ def _back_print(
             canvas.disc(img, tuple(centre + edge_direction(e) @ spin.T * 0.28 * scale), 0.035, ink)
     elif look.back_pattern == "rings":
         for r in (0.12, 0.25):
-            circle = np.column_stack(
-                [np.cos(np.linspace(0, 2 * np.pi, 40)), np.sin(np.linspace(0, 2 * np.pi, 40))]
-            )
-            canvas.ring(img, circle * r * scale + centre, ink, 0.02)
+            canvas.ring(img, _unit_circle() * r * scale + centre, ink, 0.02)
     elif look.back_pattern == "star":
         star = octagon((0.0, 0.0), 0.22 * scale, 22.5) @ spin.T + centre
         canvas.poly(img, star, ink)
@@ -306,15 +414,13 @@ def draw_board(
     board = board or load_board()
     canvas = _Canvas(geometry, px_per_cell)
     wood = _wood(spec, rng, canvas.side, px_per_cell)
-    shifts = rng.uniform(-TILE_SHIFT, TILE_SHIFT, (len(board.spaces) + 1, 2))
-    turns = rng.uniform(-TILE_TURN_DEG, TILE_TURN_DEG, len(board.spaces) + 1)
-    pocket_turn = float(rng.uniform(0, 360))
+    shifts, turns, pocket_turn = _lie(rng, board)
     speckle = rng.normal(0.0, 3.0, wood.shape[:2]).astype(np.float32)
     img = np.clip(wood + speckle[..., None], 0, 255).astype(np.uint8)
 
     ink = spec.ink
     for curve in printed_curves(board):
-        canvas.line(img, curve, spec.path, spec.path_width)
+        _path(canvas, img, spec, curve)
     for space in board.spaces:
         well = octagon(board.coords[space], WELL_APOTHEM * 0.995)
         canvas.poly(img, well, spec.well)
@@ -325,30 +431,76 @@ def draw_board(
         canvas.poly(img, diamond + np.array([0.02, -0.02]), tuple(0.55 * c for c in spec.stop))
         canvas.poly(img, diamond * 0.96 + centre * 0.04, spec.stop)
         canvas.ring(img, diamond, ink, 0.012)
+    ring = _unit_circle()
     for circle in board.circles:
-        paint = SIDE_COLOURS[COLOURS[circle[1]]]
+        paint = spec.paint(COLOURS[circle[1]])
+        if spec.circle_style == "outline":
+            canvas.ring(img, ring * CIRCLE_RADIUS + board.coords[circle], paint, 0.035)
+            continue
         canvas.disc(img, board.coords[circle], CIRCLE_RADIUS + 0.02, ink)
         canvas.disc(img, board.coords[circle], CIRCLE_RADIUS, paint)
         canvas.disc(img, board.coords[circle], CIRCLE_INNER, spec.face)
     canvas.disc(img, board.pocket, POCKET_RADIUS + 0.02, ink)
     canvas.disc(img, board.pocket, POCKET_RADIUS, spec.well)
-
-    for i, (space, face) in enumerate(position.spaces):
-        centre = np.asarray(board.coords[space]) + shifts[i]
-        _tile_face(canvas, img, spec, face, centre, float(turns[i]))
-    if position.pocket is not None:
-        turn = pocket_turn - pocket_turn % 45.0 + float(turns[-1])
-        centre = np.asarray(board.pocket) + shifts[-1]
-        _tile_face(canvas, img, spec, (position.pocket, 0), centre, turn)
+    if spec.thickness:
+        return img  # thick tiles stand up: ``raised`` draws them
+    _tiles(canvas, img, spec, position, board, (shifts, turns, pocket_turn), rng)
     return img
 
 
-def peg_profile(k: int) -> tuple[float, float]:
-    """(height, radius) of slice ``k`` of a peg: a cylinder with a rounded top."""
-    height = PEG_HEIGHT * k / (PEG_SLICES - 1)
-    top = 1.0 - k / (PEG_SLICES - 1)
-    radius = PEG_RADIUS * (0.75 + 0.25 * min(1.0, 4 * top)) if k else PEG_RADIUS
-    return height, radius
+Lie = tuple[np.ndarray, np.ndarray, float]
+"""How the tiles lie in their wells: offsets, turns (degrees) and the pocket tile's turn."""
+
+
+def _lie(rng: np.random.Generator, board: BoardGraph) -> Lie:
+    shifts = rng.uniform(-TILE_SHIFT, TILE_SHIFT, (len(board.spaces) + 1, 2))
+    turns = rng.uniform(-TILE_TURN_DEG, TILE_TURN_DEG, len(board.spaces) + 1)
+    return shifts, turns, float(rng.uniform(0, 360))
+
+
+def _tiles(
+    canvas: _Canvas,
+    img: np.ndarray,
+    spec: Look,
+    position: Position,
+    board: BoardGraph,
+    lie: Lie,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Draw the tiles on ``img`` (BGR uint8, in place) with their texture and gloss; returns
+    the mask of where they lie."""
+    shifts, turns, pocket_turn = lie
+    mask = np.zeros((canvas.side, canvas.side), np.uint8)
+    placed: list[tuple[tuple[int, int] | None, np.ndarray, float]] = [
+        (face, np.asarray(board.coords[space]) + shifts[i], float(turns[i]))
+        for i, (space, face) in enumerate(position.spaces)
+    ]
+    if position.pocket is not None:
+        turn = pocket_turn - pocket_turn % 45.0 + float(turns[-1])
+        placed.append(((position.pocket, 0), np.asarray(board.pocket) + shifts[-1], turn))
+    for face, centre, turn in placed:
+        _tile_face(canvas, img, spec, face, centre, turn)
+        canvas.poly(mask, octagon(tuple(centre), TILE_APOTHEM, turn), (255,))
+    if spec.texture or spec.gloss:
+        out = img.astype(np.float32)
+        _finish(spec, rng, out, mask)
+        img[:] = np.clip(np.round(out), 0, 255).astype(np.uint8)
+    return mask
+
+
+def runner_profile(look: Look, k: int) -> tuple[float, float]:
+    """(height, radius) of slice ``k`` of one of the edition's runners."""
+    f = k / (PEG_SLICES - 1)
+    r = PEG_RADIUS * look.runner_size
+    if look.runner == "pawn":  # a tapering body, a neck, a ball head
+        radius = r * (1 - 0.6 * f) if f < 0.55 else r * (0.45 if f < 0.7 else 0.7 - 0.35 * f)
+    elif look.runner == "cone":
+        radius = r * (1 - 0.7 * f)
+    elif look.runner == "disc":
+        radius = r
+    else:  # a peg: a cylinder with a rounded top
+        radius = r * (0.75 + 0.25 * min(1.0, 4 * (1 - f))) if k else r
+    return look.runner_height * f, radius
 
 
 def raised(
@@ -360,10 +512,11 @@ def raised(
     px_per_cell: int = 96,
     board: BoardGraph | None = None,
 ) -> list[Layer]:
-    """The runners as wooden pegs: ``PEG_SLICES`` layers from the base to the rounded top.
+    """The runners, ``PEG_SLICES`` layers from the base to the top, and thick tiles.
 
-    Each slice is a disc at its height, darker low down (the sides in the peg's own shadow)
-    and lightest on top, so a tilted camera sees the peg lean away from the nadir.
+    Each runner slice is a disc at its height, darker low down (the sides in the runner's own
+    shadow) and lightest on top, so a tilted camera sees it lean away from the nadir.  A thick
+    tile is its sides (two slices in the side colour) under its printed top.
     """
     spec = look_of(look)
     board = board or load_board()
@@ -373,13 +526,30 @@ def raised(
     index = {place: i for i, place in enumerate(board.places())}
     layers: list[Layer] = []
     for k in range(PEG_SLICES):
-        height, radius = peg_profile(k)
+        height, radius = runner_profile(spec, k)
         shade = 0.65 + 0.3 * k / (PEG_SLICES - 1) + (0.15 if k == PEG_SLICES - 1 else 0.0)
         image = np.zeros((canvas.side, canvas.side, 4), np.uint8)
         for place, colour in places:
-            paint = np.clip(np.array(SIDE_COLOURS[colour]) * spec.peg_gain * shade, 0, 255)
+            paint = np.clip(np.array(spec.paint(colour)) * spec.peg_gain * shade, 0, 255)
             centre = np.asarray(board.coords[place]) + wobble[index[place]]
             canvas.disc(image, tuple(centre), radius, (*paint.tolist(), 255))
         if places:
             layers.append(Layer(height=height, image=image))
+    if spec.thickness:
+        layers.extend(_thick_tiles(canvas, spec, position, board, rng))
     return layers
+
+
+def _thick_tiles(
+    canvas: _Canvas, spec: Look, position: Position, board: BoardGraph, rng: np.random.Generator
+) -> list[Layer]:
+    top = np.zeros((canvas.side, canvas.side, 3), np.uint8)
+    mask = _tiles(canvas, top, spec, position, board, _lie(rng, board), rng)
+    sides = np.zeros((canvas.side, canvas.side, 4), np.uint8)
+    sides[mask > 0] = (*spec.side, 255)
+    sides[..., 3] = mask
+    return [
+        Layer(height=0.0, image=sides),
+        Layer(height=spec.thickness / 2, image=sides),
+        Layer(height=spec.thickness, image=np.dstack([top, mask])),
+    ]
