@@ -1,6 +1,6 @@
 """Upwords tile letters: one tile face's crop -> which of the 26 faces, turned any of 4 ways.
 
-A face crop is binarised by Otsu's threshold set on its middle (the ink is whichever class the
+A face crop is binarised by Otsu's threshold (the ink is whichever class the
 crop's rim shows less of, so dark-on-light and light-on-dark sets both work).  The letter is
 the ink piece at or nearest the face centre and what lies inside its box or beside it as tall
 as a letter's part (a Qu's u, a stroke the threshold broke); a point digit, seams, tile edges
@@ -45,9 +45,6 @@ MIN_INK_EXTENT = 0.3
 """A letter spans at least this share of the face crop (its height, or its width if turned)."""
 EDGE_BAND = 0.15
 """Ink pieces lying mostly this close (share of the crop) to its border are not the letter."""
-CORE_INSET = 0.15
-"""The threshold is set on the crop without this share at each side, where seams and the
-table show."""
 CENTRE_REACH = 0.15
 """A piece this far (face sides) from the crop centre weighs half its area when the main
 stroke is picked."""
@@ -92,21 +89,17 @@ def find_ink(face: np.ndarray) -> Ink | None:
     gray = face if face.ndim == 2 else cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
     gray = np.ascontiguousarray(gray, dtype=np.uint8)
     h, w = gray.shape
-    # the face's own paper and ink set the threshold, not the seams and table around it
-    my, mx = round(h * CORE_INSET), round(w * CORE_INSET)
-    core = gray[my : h - my, mx : w - mx]
-    level, _ = cv2.threshold(core, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    above_core = core > level
-    if above_core.all() or not above_core.any():
+    _, mask = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    above = mask.astype(bool)
+    if above.all() or not above.any():
         return None
     # the face surrounds the letter: the crop's rim is mostly face, even where a bold letter
     # in a tight crop covers more of the middle than the face does
-    rim = np.concatenate([gray[0], gray[-1], gray[1:-1, 0], gray[1:-1, -1]])
-    dark_ink = (rim > level).mean() > 0.5
-    ink_core = ~above_core if dark_ink else above_core
-    if abs(float(core[ink_core].mean()) - float(core[~ink_core].mean())) < MIN_CONTRAST:
+    rim = np.concatenate([above[0], above[-1], above[1:-1, 0], above[1:-1, -1]])
+    dark_ink = rim.mean() > 0.5
+    ink = ~above if dark_ink else above
+    if abs(float(gray[ink].mean()) - float(gray[~ink].mean())) < MIN_CONTRAST:
         return None
-    ink = gray <= level if dark_ink else gray > level
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(
         ink.astype(np.uint8), connectivity=8
     )
@@ -120,7 +113,13 @@ def find_ink(face: np.ndarray) -> Ink | None:
     inside = np.bincount(labels[inner], minlength=len(area) + 1)[1:]
     cx, cy = centroids[1:, 0] / w, centroids[1:, 1] / h
     central = (cx > EDGE_BAND) & (cx < 1 - EDGE_BAND) & (cy > EDGE_BAND) & (cy < 1 - EDGE_BAND)
+    # ... and ink running into a corner of the crop (along two sides that meet) is a tile edge
+    # or a neighbour's letter peeking in; a letter in a tight crop may touch opposite sides
+    x, y, bw, bh = boxes.T
+    left, top, right, bottom = x == 0, y == 0, x + bw == w, y + bh == h
+    cornered = (left | right) & (top | bottom)
     keep = ((inside >= 0.5 * area) | (central & (inside >= 0.25 * area))) & (area >= 3)
+    keep &= ~cornered
     if not keep.any():
         return None
     chosen = _letter_pieces(boxes, area, keep, (w, h))
