@@ -136,7 +136,7 @@ def _letters(thickness: float, heights: np.ndarray, seed: int) -> tuple[np.ndarr
 
 @pytest.mark.parametrize("thickness", [0.10, 0.22, 0.30])
 def test_a_frame_of_mixed_stacks_shows_its_thickness(thickness: float) -> None:
-    heights = np.array([1, 1, 1, 2, 2, 3, 1, 2, 4, 1, 3, 1, 5, 2])
+    heights = np.tile([1, 1, 1, 2, 2, 3, 1, 2, 4, 1, 3, 1, 5, 2], 3)  # a board in mid-game
     squares, seen = _letters(thickness, heights, 1)
     scale, told = frame_scale(LEAN, TILE_THICKNESS, seen, squares)
     assert told

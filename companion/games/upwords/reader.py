@@ -464,10 +464,11 @@ class TileReader(Reader[Board]):
         they leave no other possible."""
         if self.thickness_known:
             return layout, scores, True
-        scale, told = frame_scale(layout.lean, self.thickness, tiles.seen, tiles.squares)
+        # the calibrated lean, not the one refitted to letters under the assumed thickness
+        scale, told = frame_scale(self.lean, self.thickness, tiles.seen, tiles.squares)
         if abs(np.log(scale)) < np.log(SCALE_STEP):
             return layout, scores, told
-        lean = refine_lean(layout.lean * scale, tiles.seen, tiles.squares)
+        lean = refine_lean(self.lean * scale, tiles.seen, tiles.squares)
         layout = Layout.build(view.cells, lean)
         return layout, layout.edge_scores(image)[tiles.squares], told
 

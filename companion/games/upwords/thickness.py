@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.games.upwords.heights import LETTER_SPREAD
-from companion.games.upwords.layout import cell_origins, face_centres
+from companion.games.upwords.layout import LEVELS, cell_origins, face_centres
 from companion.games.upwords.model import TILE_THICKNESS
 
 THICKNESS_RANGE = (0.08, 0.42)
@@ -29,10 +29,15 @@ level's face moves at 5 high."""
 MISS_CAP = 4.5
 """Most a letter costs a thickness (squared misses over two spreads, halved: 3 spreads): a
 letter that no height explains is someone else's, not evidence."""
+LEVEL_CLIMB = float(np.log(2.0))
+"""Cost of each level a letter's height climbs: in self-played positions 64 % of stacks are 1
+high, 18 % 2, 8 % 3, 4 % 4 and 5 % 5, each level up to 4 at most half as common as the one
+below."""
 AMBIGUITY_MARGIN = 3.0
-"""A thickness whose letters cost at most this much more than the best one's is as possible."""
+"""A thickness whose letters cost at most this much more than the best one's (where their
+cost dips) is as possible."""
 SAME_SCALE = 1.25
-"""Thicknesses within this ratio of the best one are the same answer, only blurred."""
+"""Dips within this ratio of the best one are the same answer, only blurred by noise."""
 OUTLIER_SPREADS = 3.0
 """A letter this many spreads off the fitted face centre of its known height is left out."""
 
@@ -56,14 +61,21 @@ def _costs(
     squares: np.ndarray,
     scales: np.ndarray,
     heights: np.ndarray | None = None,
+    climb: float = 0.0,
 ) -> np.ndarray:
     """(len(scales),) how badly each scale of the lean explains the letters, each letter at
-    its known height or, without ``heights``, at whichever suits it best."""
+    its known height or, without ``heights``, at whichever suits it best when each level up
+    costs ``climb`` more."""
     out = np.empty(len(scales))
+    levels = np.arange(1, LEVELS)[:, None]
     for k, scale in enumerate(scales):
         miss = np.linalg.norm(face_centres(lean * scale, squares) - seen[None], axis=2)
-        best = miss.min(axis=0) if heights is None else miss[heights - 1, np.arange(len(seen))]
-        out[k] = np.minimum((best / (2 * LETTER_SPREAD)) ** 2 / 2, MISS_CAP).sum()
+        fit = (miss / (2 * LETTER_SPREAD)) ** 2 / 2
+        if heights is None:
+            best = (fit + climb * levels).min(axis=0)
+        else:
+            best = fit[heights - 1, np.arange(len(seen))]
+        out[k] = np.minimum(best, MISS_CAP).sum()
     return out
 
 
@@ -71,21 +83,27 @@ def frame_scale(
     lean: np.ndarray, thickness: float, seen: np.ndarray, squares: np.ndarray
 ) -> tuple[float, bool]:
     """The scale of ``lean`` (a layout lean for tiles ``thickness`` thick) that the letters at
-    ``seen`` on ``squares`` show, heights unknown, and whether they leave no other possible.
+    ``seen`` on ``squares`` show, heights unknown, and whether the view tells it.
 
-    When they leave several, the one nearest 1 (the set the reader assumes) is given: it is a
-    guess, and the reader says so.
+    Tiles half as thick put faces at every level these do up to 2 high, and more levels fit
+    noise better, so the scales are weighed with ``LEVEL_CLIMB``; but only letters that sit
+    3 or more levels up (where the half-thick set has no face) tell the two apart, and without
+    them the scale is a guess.  So is one that another scale, not near it, explains as well
+    (then the one nearest 1, the thickness the reader assumes, is given).
     """
     scales = _scales(thickness)
-    costs = _costs(lean, seen, squares, scales)
+    costs = _costs(lean, seen, squares, scales, climb=LEVEL_CLIMB)
     best = int(np.argmin(costs))
-    possible = costs <= costs[best] + AMBIGUITY_MARGIN
+    padded = np.concatenate([[np.inf], costs, [np.inf]])
+    dips = (costs <= padded[:-2]) & (costs <= padded[2:])
+    possible = dips & (costs <= costs[best] + AMBIGUITY_MARGIN)
+    possible[best] = True
     ratio = scales / scales[best]
-    alone = not (possible & ((ratio > SAME_SCALE) | (ratio < 1 / SAME_SCALE))).any()
-    if alone:
-        return float(scales[best]), True
-    nearest = np.flatnonzero(possible)[np.argmin(np.abs(np.log(scales[possible])))]
-    return float(scales[nearest]), False
+    if (possible & ((ratio > SAME_SCALE) | (ratio < 1 / SAME_SCALE))).any():
+        nearest = np.flatnonzero(possible)[np.argmin(np.abs(np.log(scales[possible])))]
+        return float(scales[nearest]), False
+    whole, half = _costs(lean, seen, squares, np.array([1.0, 0.5]) * scales[best])
+    return float(scales[best]), bool(half - whole > AMBIGUITY_MARGIN)
 
 
 @dataclass(frozen=True)
