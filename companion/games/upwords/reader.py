@@ -460,13 +460,13 @@ class TileReader(Reader[Board]):
     ) -> tuple[Layout, np.ndarray, bool]:
         """The layout heights are read with, its face outlines' ``scores`` for ``tiles``, and
         whether the heights it gives are told: always under a known thickness; otherwise
-        the thickness this frame's letters show (``thickness.frame_scale``), told only when
-        they leave no other possible."""
+        the thickness this frame's letters show (``thickness.frame_scale``) when they tell
+        it, else the assumed one: a scale the view cannot tell is no better a guess."""
         if self.thickness_known:
             return layout, scores, True
         # the calibrated lean, not the one refitted to letters under the assumed thickness
         scale, told = frame_scale(self.lean, self.thickness, tiles.seen, tiles.squares)
-        if abs(np.log(scale)) < np.log(SCALE_STEP):
+        if not told or abs(np.log(scale)) < np.log(SCALE_STEP):  # a guess: keep the assumed
             return layout, scores, told
         lean = refine_lean(self.lean * scale, tiles.seen, tiles.squares)
         layout = Layout.build(view.cells, lean)

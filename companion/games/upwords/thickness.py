@@ -36,6 +36,11 @@ below."""
 AMBIGUITY_MARGIN = 3.0
 """A thickness whose letters cost at most this much more than the best one's (where their
 cost dips) is as possible."""
+SCALE_MARGIN = 1.0
+"""Scales whose letters cost this little more than the best one's fit them as well."""
+SHARP_SCALE = 1.08
+"""Most those may span (ratio) for the frame to tell the scale: 8 % moves a 5-high face by
+0.4 levels."""
 SAME_SCALE = 1.25
 """Dips within this ratio of the best one are the same answer, only blurred by noise."""
 OUTLIER_SPREADS = 3.0
@@ -88,8 +93,7 @@ def frame_scale(
     Tiles half as thick put faces at every level these do up to 2 high, and more levels fit
     noise better, so the scales are weighed with ``LEVEL_CLIMB``; but only letters that sit
     3 or more levels up (where the half-thick set has no face) tell the two apart, and without
-    them the scale is a guess.  So is one that another scale, not near it, explains as well
-    (then the one nearest 1, the thickness the reader assumes, is given).
+    them the scale is a guess.  So is one that another scale, not near it, explains as well.
     """
     scales = _scales(thickness)
     costs = _costs(lean, seen, squares, scales, climb=LEVEL_CLIMB)
@@ -100,10 +104,21 @@ def frame_scale(
     possible[best] = True
     ratio = scales / scales[best]
     if (possible & ((ratio > SAME_SCALE) | (ratio < 1 / SAME_SCALE))).any():
-        nearest = np.flatnonzero(possible)[np.argmin(np.abs(np.log(scales[possible])))]
-        return float(scales[nearest]), False
+        return float(scales[best]), False
+    # within its dip the climb would pull the scale up (fewer levels cost less): fit without
+    near = (ratio <= SAME_SCALE) & (ratio >= 1 / SAME_SCALE)
+    fits = _costs(lean, seen, squares, scales)
+    plain = np.where(near, fits, np.inf)
+    best = int(np.argmin(plain))
+    spread = scales[plain <= plain[best] + SCALE_MARGIN]
     whole, half = _costs(lean, seen, squares, np.array([1.0, 0.5]) * scales[best])
-    return float(scales[best]), bool(half - whole > AMBIGUITY_MARGIN)
+    # the climb only settles what the letters leave open, never against what they show
+    told = (
+        half - whole > AMBIGUITY_MARGIN
+        and spread.max() / spread.min() <= SHARP_SCALE
+        and fits[best] <= fits.min() + AMBIGUITY_MARGIN
+    )
+    return float(scales[best]), bool(told)
 
 
 @dataclass(frozen=True)
