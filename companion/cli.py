@@ -21,6 +21,7 @@ from companion.games import find_game, game_ids
 
 if TYPE_CHECKING:
     from companion.games.base import Game
+    from companion.vision.calibration import Profile
 
 log = logging.getLogger("companion")
 
@@ -110,6 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument(
         "--out", type=Path, required=True, help="profile file to write (with --teach: to teach)"
     )
+    cal.add_argument(
+        "--tile-thickness",
+        type=float,
+        help="upwords: a tile's thickness over its square's side (e.g. 0.16); without it the "
+        "reader learns it from the first boards the referee agrees with",
+    )
 
     read = sub.add_parser("read", help="print the board state seen in each image (JSON lines)")
     _add_game(read)
@@ -157,6 +164,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _give_thickness(profile: Profile, game: Game[Any], cells: float) -> None:
+    """Tell the profile's reader how thick the set's tiles are (games of stacked tiles only)."""
+    reader = profile.load_reader(game)
+    give = getattr(reader, "give_thickness", None)
+    if give is None:
+        raise InputError(f"--tile-thickness is for stacked tiles (upwords), not {game.title}")
+    give(cells)
+    profile.reader = reader.to_json()
+
+
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from companion.capture.images import load_image
     from companion.vision.calibration import calibrate, parse_corners
@@ -176,6 +193,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         saved = args.out.with_suffix(".start.jpg")
         save_jpeg(saved, photo)
         print(f"start photo saved as {saved}")
+    if args.tile_thickness is not None:
+        _give_thickness(profile, game, args.tile_thickness)
     profile.save(args.out)
     print(f"calibrated {game.title} ({profile.method}); profile written to {args.out}")
     for problem in profile.load_reader(game).view_problems():
@@ -194,6 +213,8 @@ def _teach(game: Game[Any], args: argparse.Namespace) -> int:
     profile = Profile.load(args.out, game=game.id)
     photo = load_image(args.teach)
     print(f"teaching {game.title} from {args.teach} (reads the photo twice: a few seconds)")
+    if args.tile_thickness is not None:
+        _give_thickness(profile, game, args.tile_thickness)
     lesson = teach(game, profile, photo)
     profile.save(args.out)
     print(f"{lesson.summary()}; profile written to {args.out}")

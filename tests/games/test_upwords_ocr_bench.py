@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from companion.games import find_game
+from companion.games.upwords.draw import LOOKS
 from companion.games.upwords.letters import LetterClassifier, tesseract_letter
 from companion.games.upwords.ocr_bench import face_crops
 from companion.vision.synth import random_pose, render_scene
@@ -19,7 +20,8 @@ def _crops(look: str, seed: int, count: int) -> list[tuple[str, np.ndarray]]:
     rng = np.random.default_rng(seed)
     truth = GAME.lab.stress_state(rng)
     scene = render_scene(GAME, truth, look, rng, pose=random_pose(rng))
-    return face_crops(scene.plane_homography, truth, scene.image)[:count]
+    thickness = LOOKS[look].thickness
+    return face_crops(scene.plane_homography, truth, scene.image, thickness)[:count]
 
 
 def test_face_crops_hold_the_true_letters() -> None:

@@ -73,11 +73,12 @@ class Camera:
         h = np.column_stack([p[:, 0], p[:, 1], p[:, 3] - height_cells * p[:, 2]])
         return h / h[2, 2]
 
-    def level_shift_px(self) -> np.ndarray:
-        """(N,) how far one tile level moves each square's face centre in the frame (between
-        heights 1 and 2): the parallax heights are read from, zero under the camera."""
+    def level_shift_px(self, thickness: float = TILE_THICKNESS) -> np.ndarray:
+        """(N,) how far one tile level (tiles ``thickness`` cells thick) moves each square's
+        face centre in the frame (between heights 1 and 2): the parallax heights are read
+        from, zero under the camera."""
         centres = cell_origins() + 0.5
-        low, high = (project(self.plane(lv * TILE_THICKNESS), centres) for lv in (1, 2))
+        low, high = (project(self.plane(lv * thickness), centres) for lv in (1, 2))
         return np.linalg.norm(high - low, axis=1)
 
     def tilt_deg(self) -> float:

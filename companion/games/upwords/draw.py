@@ -73,6 +73,11 @@ class Look:
     """Brightness of a tile's sides relative to its face."""
     tile_var: float = 0.03
     mottle: float = 0.04
+    thickness: float = TILE_THICKNESS
+    """A tile's thickness in cells: editions differ (0.10 for thin plastic, 0.35 for chunky
+    wooden tiles), and a stack of h tiles has its top face h times this above the board."""
+    bevel: float = BEVEL
+    """Width (cells) of the lit rounded rim of a tile's top face."""
 
 
 LOOKS: dict[str, Look] = {
@@ -113,10 +118,36 @@ LOOKS: dict[str, Look] = {
         (125, 130, 135), "hatch", (40, 40, 44), (235, 240, 240), "Cantarell-Bold", 0.55,
         0.8, 0.02, 0.06,
     ),
+    # unseen, and their tiles are not the tuned looks' 0.16 cells thick
+    "thin_ivory": Look(
+        (60, 75, 95), (40, 52, 70), "groove", 0.07, (45, 58, 75),
+        (90, 110, 140), "rings", (205, 225, 235), (60, 30, 20), "URWGothic-Demi", 0.56,
+        0.75, 0.03, 0.04, 0.10, 0.05,
+    ),
+    "chunky_wood": Look(
+        (130, 150, 160), (85, 100, 110), "ridge", 0.11, (100, 118, 128),
+        (110, 135, 160), "dots", (120, 165, 200), (25, 30, 40), "OpenSans-Bold", 0.54,
+        0.62, 0.04, 0.05, 0.30, 0.12,
+    ),
+    "tall_blue": Look(
+        (50, 40, 35), (90, 80, 75), "line", 0.05, (40, 32, 28),
+        (80, 60, 50), "hatch", (200, 150, 90), (250, 250, 250), "C059-Bold", 0.58,
+        0.7, 0.03, 0.04, 0.35, 0.1,
+    ),
+    "mid_cream": Look(
+        (85, 120, 150), (55, 85, 110), "ridge", 0.09, (60, 90, 115),
+        (100, 140, 175), "rings", (215, 235, 245), (50, 50, 140), "P052-Bold", 0.55,
+        0.7, 0.03, 0.04, 0.22, 0.09,
+    ),
 }  # fmt: skip
 
 LOOKS_TUNED: tuple[str, ...] = ("classic", "deluxe", "travel")
-LOOKS_UNSEEN: tuple[str, ...] = ("brown_tiles", "red_letters", "green_felt", "navy", "slate")
+LOOKS_UNSEEN: tuple[str, ...] = (
+    "brown_tiles", "chunky_wood", "red_letters", "thin_ivory", "green_felt", "tall_blue", "navy",
+    "mid_cream", "slate",
+)  # fmt: skip
+"""Every other one has tiles of another thickness, so a bench of a few camera poses (one look
+each, in this order) meets both kinds."""
 
 
 def _look(name: str) -> Look:
@@ -285,7 +316,7 @@ def letter_mask(letter: str, look: str, px_per_cell: int) -> np.ndarray:
 def _face(spec: Look, letter: str, quarter: int, shade: float, px_per_cell: int) -> np.ndarray:
     """BGRA (float) of a tile's top face: lit rounded rim and the letter turned ``quarter``x90."""
     dist, facing, alpha = _tile_frame(px_per_cell)
-    rim = np.clip(1.0 + dist / BEVEL, 0.0, 1.0)
+    rim = np.clip(1.0 + dist / spec.bevel, 0.0, 1.0)
     light = 1.0 + rim * (0.18 * facing - 0.1)
     ink = np.rot90(_glyph(_text(letter), spec.font, px_per_cell, spec.letter_size), quarter)
     tile = np.array(spec.tile, np.float32) * shade
@@ -387,8 +418,8 @@ def raised(
 
     Layer ``j`` lies ``j / SLICES`` tile thicknesses above the board; a stack of height h has
     its top face (the top tile's letter, turned by a quarter turn chosen per square) at
-    ``h * TILE_THICKNESS``.  Letters under the top tile are hidden, so they are not drawn.
-    The random draws do not depend on the board (see ``draw_board``).
+    ``h`` times the look's ``thickness``.  Letters under the top tile are hidden, so they are
+    not drawn.  The random draws do not depend on the board (see ``draw_board``).
     """
     spec = _look(look)
     n = SIZE * SIZE
@@ -430,6 +461,6 @@ def raised(
             for placed in sides:
                 _stamp(image, placed, SEAM if part == 0 else 1.0)
             if image[..., 3].any():
-                height_cells = (level + part / SLICES) * TILE_THICKNESS
+                height_cells = (level + part / SLICES) * spec.thickness
                 layers.append(Layer(height=height_cells, image=image))
     return layers

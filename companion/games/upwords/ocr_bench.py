@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from companion.games.base import Game
+from companion.games.upwords.draw import LOOKS
 from companion.games.upwords.letters import LetterClassifier, tesseract_letter
 from companion.games.upwords.model import SIZE, TILE_THICKNESS, Board
 from companion.vision.synth import random_light, random_pose, render_scene
@@ -25,17 +26,21 @@ CROP = 64
 
 
 def face_crops(
-    plane_homography: Callable[[float], np.ndarray], board: Board, image: np.ndarray
+    plane_homography: Callable[[float], np.ndarray],
+    board: Board,
+    image: np.ndarray,
+    thickness: float = TILE_THICKNESS,
 ) -> list[tuple[str, np.ndarray]]:
     """(true letter, face crop) for every tile, cut where the renderer's camera put its top
-    face (``plane_homography(height)``: board cells at that height -> image pixels)."""
+    face (``plane_homography(height)``: board cells at that height -> image pixels) for tiles
+    ``thickness`` cells thick (the look's)."""
     out = []
     target = np.array([[0, 0], [CROP, 0], [CROP, CROP], [0, CROP]], dtype=np.float32)
     for index, (height, letter) in enumerate(board.squares):
         if not height:
             continue
         row, col = divmod(index, SIZE)
-        plane = plane_homography(height * TILE_THICKNESS)
+        plane = plane_homography(height * thickness)
         inset = 0.08
         cell = np.array(
             [
@@ -65,7 +70,8 @@ def compare(game: Game, *, boards: int, seed: int) -> list[str]:
         look = unseen[i % len(unseen)]
         pose = random_pose(rng, max_tilt=high, min_tilt=low)
         scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
-        for letter, crop in face_crops(scene.plane_homography, truth, scene.image):
+        thickness = LOOKS[look].thickness
+        for letter, crop in face_crops(scene.plane_homography, truth, scene.image, thickness):
             start = time.perf_counter()
             guess = ours.read(crop)
             tallies["ours"][2] += time.perf_counter() - start

@@ -52,6 +52,7 @@ from companion.games.upwords.faces import (
     find_strays,
     settle_heights,
 )
+from companion.games.upwords.heights import refine_lean
 from companion.games.upwords.layout import COLOUR_LEVELS, Layout, N, View, face_centres
 from companion.games.upwords.letters import (
     LetterClassifier,
@@ -64,6 +65,7 @@ from companion.games.upwords.model import (
     CENTRE,
     EMPTY,
     SIZE,
+    TILE_THICKNESS,
     Board,
     parse_cell,
     parse_square,
@@ -78,11 +80,31 @@ from companion.games.upwords.occupancy import (
 )
 from companion.games.upwords.pattern import teaching_board
 from companion.games.upwords.silhouette import silhouettes
+from companion.games.upwords.thickness import (
+    SCALE_STEP,
+    THICKNESS_RANGE,
+    fit_known,
+    frame_scale,
+    scaled,
+)
 
 log = logging.getLogger(__name__)
 
 VERSION = 1
 _T = TypeVar("_T")
+KNOWN_THICKNESS_SD = 0.006
+"""Standard error (cells) of a tile thickness sure enough to read heights by: at 5 high it
+moves a face by 0.03 levels.  One agreed board of a dozen single tiles at 25-35 degrees fits
+the thickness to about 0.002 cells."""
+SETTLED_THICKNESS_SD = 0.001
+"""Standard error (cells) past which agreed boards no longer refine the thickness: a fit costs
+two letter searches, and three boards of tall stacks get there."""
+GIVEN_THICKNESS_SD = 0.005
+"""What a thickness given at calibration (a ruler on ten stacked tiles) is taken to be sure to;
+agreed boards still refine it."""
+UNTOLD_CONFIDENCE = 0.3
+"""Confidence of a tile whose height rests on a thickness nobody told the reader: below the
+referee's ``DOUBT_BELOW``, so it asks rather than judges."""
 
 
 def _rect_scale(geometry: BoardGeometry) -> np.ndarray:
@@ -130,7 +152,11 @@ class TileReader(Reader[Board]):
         rim_colour: np.ndarray,
         textured: np.ndarray,
         letters: LetterClassifier | None = None,
+        thickness: tuple[float, float | None] = (TILE_THICKNESS, GIVEN_THICKNESS_SD),
     ) -> None:
+        """``thickness``: the set's tile thickness in cells and its standard error (None when
+        nobody told it: then heights are read under ``TILE_THICKNESS`` or what each frame's
+        letters show, and those they cannot tell are unsure)."""
         _check_geometry(geometry)
         self.geometry = geometry
         self.camera = camera
@@ -138,12 +164,35 @@ class TileReader(Reader[Board]):
         self.rim_colour = np.asarray(rim_colour, np.float32).reshape(-1, 3)
         self.textured = np.asarray(textured, bool).reshape(N)
         self.letters = letters if letters is not None else LetterClassifier()
-        p = camera.projection
-        board = p[:, [0, 1, 3]]
-        self.lean = np.linalg.solve(board, p[:, 2])
-        self._frame = View.build(board / board[2, 2], self.lean, camera.image_size)
-        self._rect = View.build(_rect_scale(geometry), self.lean, geometry.size)
         self._memory: FaceMemory | None = None
+        self._set_thickness(*thickness)
+
+    def _set_thickness(self, cells: float, sd: float | None) -> None:
+        """Take the set's tiles to be ``cells`` thick (to ``sd``): the lean the layout uses
+        and every view's maps follow from it."""
+        if not THICKNESS_RANGE[0] <= cells <= THICKNESS_RANGE[1] or (sd is not None and sd <= 0):
+            raise ValueError(f"tile thickness {cells!r} cells (sd {sd!r})")
+        self.thickness, self.thickness_sd = float(cells), sd
+        p = self.camera.projection
+        board = p[:, [0, 1, 3]]
+        self.lean = scaled(np.linalg.solve(board, p[:, 2]), self.thickness)
+        self._frame = View.build(board / board[2, 2], self.lean, self.camera.image_size)
+        self._rect = View.build(_rect_scale(self.geometry), self.lean, self.geometry.size)
+
+    @property
+    def thickness_known(self) -> bool:
+        """Whether the set's tile thickness is known well enough to read heights by."""
+        return self.thickness_sd is not None and self.thickness_sd <= KNOWN_THICKNESS_SD
+
+    def give_thickness(self, cells: float) -> None:
+        """The set's tiles are ``cells`` thick (measured by the user): ``InputError`` outside
+        the thicknesses a set may have."""
+        if not THICKNESS_RANGE[0] <= cells <= THICKNESS_RANGE[1]:
+            raise InputError(
+                f"a tile thickness of {cells:g} cells: sets run from {THICKNESS_RANGE[0]:g} to "
+                f"{THICKNESS_RANGE[1]:g} (a tile's thickness over its square's side)"
+            )
+        self._set_thickness(cells, GIVEN_THICKNESS_SD)
 
     # --- calibration ----------------------------------------------------------------------
     @classmethod
@@ -162,6 +211,8 @@ class TileReader(Reader[Board]):
         ``homography`` (rectified pixels -> frame pixels, ``Rectifier.homography``) and the
         frame's ``image_size`` give the camera that heights need; without them the reader
         assumes an overhead camera with a typical lens, and heights rest on faint scale cues.
+        The set's tile thickness is not known yet: boards the referee agrees with teach it
+        (``remember``), or the user gives it (``give_thickness``).
         """
         _check_geometry(geometry)
         _check_image(board, geometry.size, "rectified board image")
@@ -183,7 +234,9 @@ class TileReader(Reader[Board]):
         marked = int(textured.sum())
         # the centre squares' texture shows as ink under some light even when it did not here
         textured[[r * SIZE + c for r, c in CENTRE]] = True
-        reader = cls(geometry, camera, colours, rim, textured, probe.letters)
+        reader = cls(
+            geometry, camera, colours, rim, textured, probe.letters, (TILE_THICKNESS, None)
+        )
         if marked > len(CENTRE) + N // 20:
             raise VisionError(
                 f"the start image shows letters or marks on {marked} squares: clear the board of "
@@ -209,11 +262,22 @@ class TileReader(Reader[Board]):
             if textured.shape != (N,):
                 raise ValueError("textured squares")
             examples = LetterClassifier.examples_from_json(params.get("examples", {}))
+            # profiles from before sets differed were made for tiles of the model's thickness
+            thickness = float(params.get("tile_thickness", TILE_THICKNESS))
+            sd = params.get("tile_thickness_sd", GIVEN_THICKNESS_SD)
+            return cls(
+                geometry,
+                camera,
+                board,
+                rim,
+                textured,
+                LetterClassifier(examples),
+                (thickness, None if sd is None else float(sd)),
+            )
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise ProfileError(
                 f"the upwords reader settings in the profile are damaged ({err}): calibrate again"
             ) from None
-        return cls(geometry, camera, board, rim, textured, LetterClassifier(examples))
 
     def to_json(self) -> JSON:
         return {
@@ -223,10 +287,12 @@ class TileReader(Reader[Board]):
             "rim": np.round(self.rim_colour, 1).tolist(),
             "textured": self.textured.tolist(),
             "examples": self.letters.examples_json(),
+            "tile_thickness": self.thickness,
+            "tile_thickness_sd": self.thickness_sd,
         }
 
     def view_problems(self) -> list[str]:
-        flat = int((self.camera.level_shift_px() < MIN_LEVEL_PX).sum())
+        flat = int((self.camera.level_shift_px(self.thickness) < MIN_LEVEL_PX).sum())
         if not flat:
             return []
         return [
@@ -267,7 +333,38 @@ class TileReader(Reader[Board]):
         if not isinstance(state, Board):
             raise TypeError(f"an upwords reader remembers a Board, not {type(state).__name__}")
         tiles, heights = stacks_of(state)
+        self._learn_thickness(frame, tiles, heights)
         self._memory = FaceMemory(state, self._remembered_faces(frame, heights, tiles))
+
+    def _learn_thickness(self, frame: np.ndarray, tiles: np.ndarray, heights: np.ndarray) -> None:
+        """Refine the set's tile thickness from where an agreed board's letters lie, their
+        heights known (``thickness.fit_known``), adding up with what earlier boards showed.
+        The letters are looked for twice: under a thickness far off, the crops at tall
+        stacks' heights miss their faces, and the first fit puts them right."""
+        settled = self.thickness_sd is not None and self.thickness_sd <= SETTLED_THICKNESS_SD
+        if tiles.size == 0 or settled:
+            return
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        before_cells, before_sd = self.thickness, self.thickness_sd
+        cells = sd = None
+        for _ in range(2):
+            letters = find_letters(
+                frame, gray, self._frame, tiles, np.ones(len(tiles), bool), self.lean
+            )[0]
+            got = letters.found()
+            fit = fit_known(self.lean, self.thickness, letters.seen[got], tiles[got], heights[got])
+            if fit.information <= 0:
+                break
+            cells = min(max(fit.scale * self.thickness, THICKNESS_RANGE[0]), THICKNESS_RANGE[1])
+            sd = (fit.information / self.thickness**2) ** -0.5
+            self._set_thickness(cells, sd)
+        if cells is None or sd is None or before_sd is None:
+            return
+        # what earlier boards or the user told counts as well
+        known, new = before_sd**-2, sd**-2
+        self._set_thickness(
+            (before_cells * known + cells * new) / (known + new), (known + new) ** -0.5
+        )
 
     def _remembered_faces(
         self, frame: np.ndarray, heights: np.ndarray, tiles: np.ndarray
@@ -352,7 +449,10 @@ class TileReader(Reader[Board]):
         if entries.size == 0:
             return reads, len(changed), layout
         tiles = found.subset(entries)
-        levels, miss = self._heights(image, gray, view, layout, tiles, scores[entries])
+        layout, tile_scores, told = self._thickness_shown(
+            image, view, layout, tiles, scores[entries]
+        )
+        levels, miss = self._heights(image, gray, view, layout, tiles, tile_scores)
         guesses = self.letters.classify(tiles.glyphs())
         colours = layout.face_colour(image, levels, tiles.squares)
         common, foreign = common_chroma(chroma(colours))
@@ -371,8 +471,25 @@ class TileReader(Reader[Board]):
         ):
             if off > MAX_MISS or alien:  # a neighbour's letter or side, or the rim, seen there
                 continue
-            reads[i] = _tile_read(int(level), guess, bare=bare, behind=behind)
+            reads[i] = _tile_read(int(level), guess, bare=bare, behind=behind, told=told)
         return reads, odd, layout
+
+    def _thickness_shown(
+        self, image: np.ndarray, view: View, layout: Layout, tiles: Letters, scores: np.ndarray
+    ) -> tuple[Layout, np.ndarray, bool]:
+        """The layout heights are read with, its face outlines' ``scores`` for ``tiles``, and
+        whether the heights it gives are told: always under a known thickness; otherwise
+        the thickness this frame's letters show (``thickness.frame_scale``) when they tell
+        it, else the assumed one: a scale the view cannot tell is no better a guess."""
+        if self.thickness_known:
+            return layout, scores, True
+        # the calibrated lean, not the one refitted to letters under the assumed thickness
+        scale, told = frame_scale(self.lean, self.thickness, tiles.seen, tiles.squares)
+        if not told or abs(np.log(scale)) < np.log(SCALE_STEP):  # a guess: keep the assumed
+            return layout, scores, told
+        lean = refine_lean(self.lean * scale, tiles.seen, tiles.squares)
+        layout = Layout.build(view.cells, lean)
+        return layout, layout.edge_scores(image)[tiles.squares], told
 
     def _heights(
         self,
@@ -414,15 +531,21 @@ def _square_index(cell: str) -> int:
     return row * SIZE + col
 
 
-def _tile_read(level: int, guess: LetterGuess, *, bare: bool, behind: bool) -> SquareRead:
+def _tile_read(
+    level: int, guess: LetterGuess, *, bare: bool, behind: bool, told: bool
+) -> SquareRead:
     """What a square with a letter found on it shows: ``bare`` when its footprint still shows
     the board (a neighbour's face seen where a tall stack's would be), ``behind`` when a taller
-    neighbour hides part of the letter.
+    neighbour hides part of the letter, ``told`` unless its height rests on a tile thickness
+    neither the user, an agreed board nor this frame told.
 
     The square's confidence is its letter's: heights are checked against the game's history
-    (``UpwordsMatch.reconcile``), so an unsure height must not stop the referee.
+    (``UpwordsMatch.reconcile``), so an unsure height must not stop the referee; but a height
+    guessed from an assumed thickness is no reading, and the referee is told so.
     """
     if bare:
         return SquareRead(0, "", FLOOR_CONFIDENCE)
     sure = min(guess.confidence, HIDDEN_CONFIDENCE) if behind else guess.confidence
+    if not told:
+        sure = min(sure, UNTOLD_CONFIDENCE)
     return SquareRead(level, guess.letter, float(sure))
