@@ -65,6 +65,18 @@ class Light:
     """Gaussian blur sigma in pixels (focus, motion)."""
     shadow: tuple[float, float, float, float] | None = None
     """A soft shadow across the frame: (x, y) as frame shares, radius share, darkness 0..1."""
+    lamp: tuple[float, float, float] | None = None
+    """A lamp switched on beside the board: (x, y) as frame shares (may lie outside 0..1) and
+    the brightening right under it, falling off smoothly with distance."""
+    saturation: float = 1.0
+    """Colour kept by the camera's processing (1 unchanged, 0 grey): auto white balance and
+    cheap sensors wash colours out as the room light changes."""
+    black: float = 0.0
+    """Black level lift in 8-bit levels: a channel at 0 shows this (webcams in dim light)."""
+    gamma: float = 1.0
+    """Tone curve exponent applied after the lift of ``black`` (above 1 darkens mid-tones)."""
+    jpeg: int | None = None
+    """JPEG quality the frame goes through, as a webcam's stream does (None: raw)."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +165,56 @@ def random_light(rng: np.random.Generator) -> Light:
         blur=float(rng.uniform(0.0, 1.2)),
         shadow=shadow,
     )
+
+
+def drifting_lights(rng: np.random.Generator, frames: int) -> list[Light]:
+    """The light of ``frames`` successive frames of one game filmed without a camera lock.
+
+    The room and the camera's automatic processing drift between the first frame (calibration's,
+    a plain ``random_light``) and the last: exposure and white balance wander, colours wash out
+    (saturation down to 0.45-0.8), the black level lifts so near-zero channels show 30-80, the
+    tone curve bends (all of it reached by the middle of the game and kept), and from some frame
+    on a lamp beside the board is switched on.  Webcam
+    grade JPEG and noise throughout.  The ranges follow what an outside tester saw on real
+    overhead frames of a whole game (saturation falling, dark channels rising to 30-80 of 255).
+    """
+    start = random_light(rng)
+    end_cast = np.array(start.cast) * rng.uniform(0.85, 1.15, 3)
+    end = {
+        "exposure": start.exposure * float(rng.uniform(0.75, 1.3)),
+        "saturation": float(rng.uniform(0.45, 0.8)),
+        "black": float(rng.uniform(30.0, 80.0)),
+        "gamma": float(rng.uniform(0.8, 1.25)),
+    }
+    lamp_on = int(rng.integers(frames // 3, max(frames, 2)))
+    lamp = (
+        float(rng.uniform(-0.3, 1.3)),
+        float(rng.uniform(-0.3, 1.3)),
+        float(rng.uniform(0.2, 0.5)),
+    )
+    quality = int(rng.integers(60, 86))
+    lights = []
+    for k in range(frames):
+        t = min(1.0, 2 * k / max(frames - 1, 1))  # the camera settles on its drift by mid-game
+        jitter = rng.normal(1.0, 0.03)
+        lights.append(
+            Light(
+                exposure=float((start.exposure + t * (end["exposure"] - start.exposure)) * jitter),
+                cast=tuple(float(x) for x in np.array(start.cast) + t * (end_cast - start.cast)),  # type: ignore[arg-type]
+                gradient=start.gradient,
+                gradient_dir_deg=start.gradient_dir_deg,
+                vignette=start.vignette,
+                noise=start.noise + 2.0 * t,
+                blur=start.blur,
+                shadow=start.shadow,
+                lamp=lamp if k >= lamp_on else None,
+                saturation=1.0 + t * (end["saturation"] - 1.0),
+                black=t * end["black"],
+                gamma=1.0 + t * (end["gamma"] - 1.0),
+                jpeg=quality,
+            )
+        )
+    return lights
 
 
 def _rotation(tilt_deg: float, axis_deg: float, yaw_deg: float) -> np.ndarray:
@@ -464,13 +526,42 @@ def _light(canvas: np.ndarray, light: Light, rng: np.random.Generator) -> np.nda
         blob = cv2.GaussianBlur(blob, (0, 0), radius * small_w * 0.3)
         blob = cv2.resize(blob, (width, height), interpolation=cv2.INTER_LINEAR)
         gain *= 1.0 - dark * blob
+    if light.lamp is not None:
+        lx, ly, strength = light.lamp
+        reach = 0.6 * width
+        gain *= 1.0 + strength * np.exp(
+            -((xs - lx * width) ** 2 + (ys - ly * height) ** 2) / reach**2
+        )
     cast = np.array(light.cast, np.float32) * light.exposure
     out = canvas * gain[..., None] * cast[None, None, :]
     if light.blur > 0:
         out = cv2.GaussianBlur(out, (0, 0), light.blur)
     if light.noise > 0:
         out += rng.normal(0.0, light.noise, out.shape).astype(np.float32)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    out = np.clip(out, 0, 255)
+    if (light.saturation, light.black, light.gamma) != (1.0, 0.0, 1.0):
+        out = _processed(out, light)
+    image = out.astype(np.uint8)
+    if light.jpeg is not None:
+        image = cv2.imdecode(
+            np.frombuffer(encode_jpeg(image, light.jpeg), np.uint8), cv2.IMREAD_COLOR
+        )
+    return image
+
+
+def relight(image: np.ndarray, light: Light, rng: np.random.Generator) -> np.ndarray:
+    """Any BGR ``image`` (a real photo too) as seen under ``light`` by the camera it describes:
+    the same light, processing and noise a render gets."""
+    return _light(image.astype(np.float32), light, rng)
+
+
+def _processed(out: np.ndarray, light: Light) -> np.ndarray:
+    """What a camera's processing does to the sensor's colours: washes them towards grey,
+    bends the tone curve and lifts the black level (0..255 in and out)."""
+    grey = out.mean(axis=2, keepdims=True)
+    out = grey + light.saturation * (out - grey)
+    out = 255.0 * (np.clip(out, 0, 255) / 255.0) ** light.gamma
+    return light.black + out * (255.0 - light.black) / 255.0
 
 
 def render_scene(

@@ -137,7 +137,7 @@ LIGHT_TILES = np.array([[160.0, 128.0, 96.0]] * 7)
 
 
 def floor(seen: np.ndarray, faces: np.ndarray) -> bool:
-    return bool(bare_floor(seen[None], BOARD[None], np.zeros(3), faces)[0])
+    return bool(bare_floor(seen[None], BOARD[None], faces)[0])
 
 
 def test_a_square_showing_its_empty_colour_holds_no_stack() -> None:

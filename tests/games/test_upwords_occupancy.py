@@ -33,7 +33,7 @@ def test_every_tile_is_worth_a_look_and_looks_like_one() -> None:
 
 def test_the_empty_board_under_other_light_is_bare() -> None:
     bare = survey(scene().empty)
-    assert bare.letterless(np.zeros(0, np.intp)).size == 0
+    assert bare.letterless(np.zeros(0, np.intp), scene().reader.textured).size == 0
     assert bare.tile_coloured(np.arange(SIZE * SIZE)).mean() < 0.2
     assert np.median(bare.bare_confidence()) > 0.6
 
@@ -56,7 +56,7 @@ def explained(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         frame, gray, seen.view, candidates, colours.tile_coloured(candidates), seen.reader.lean
     )
     found = letters.found()
-    changed = colours.letterless(found)
+    changed = colours.letterless(found, seen.reader.textured)
     # a neighbour's face leaning over an empty square shows its letter there too
     tiles = candidates[found][heights()[candidates[found]] > 0]
     levels = heights()[tiles]

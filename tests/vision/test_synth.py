@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -16,9 +18,11 @@ from companion.vision.synth import (
     TABLES,
     Light,
     Pose,
+    drifting_lights,
     encode_jpeg,
     random_light,
     random_pose,
+    relight,
     render_scene,
 )
 
@@ -232,3 +236,30 @@ def test_layers_are_drawn_lowest_first_whatever_order_they_come_in() -> None:
     centre = np.array([[[3.5, 3.5]]])
     x, y = np.round(cv2.perspectiveTransform(centre, scene.plane_homography(0.6))).astype(int)[0, 0]
     assert tuple(scene.image[y, x]) == pytest.approx((0, 0, 255), abs=10)
+
+
+def test_drifting_lights_wash_colours_out_and_lift_the_black_level() -> None:
+    """By mid-game the camera shows saturated colours greyer and its darkest channel at
+    30-80 levels, as the outside tester's real frames did."""
+    lights = drifting_lights(np.random.default_rng(4), 9)
+    assert lights[0].black == 0.0 and lights[0].saturation == 1.0
+    swatch = np.zeros((40, 40, 3), np.float32)
+    swatch[..., 2] = 200.0  # a saturated red with two channels at zero
+    late = lights[-1]
+    assert 30.0 <= late.black <= 80.0 and late.saturation < 0.85
+    seen = relight(swatch, late, np.random.default_rng(1)).astype(float)
+    assert 25.0 <= np.median(seen[..., 0]) <= 120.0  # the blue channel lifted off zero
+    spread = np.median(seen[..., 2]) - np.median(seen[..., 0])
+    assert spread < 200.0 * late.saturation * late.exposure  # washed out
+    plain = relight(swatch, lights[0], np.random.default_rng(1)).astype(float)
+    assert np.median(plain[..., 0]) < 12.0
+
+
+def test_drift_options_off_leave_the_render_as_it_was() -> None:
+    """Other tests and bench figures rely on renders made without drift."""
+    light = random_light(np.random.default_rng(8))
+    drifted = replace(light, saturation=0.6, black=50.0, gamma=1.2)
+    plain = _scene(3, light=light).image
+    again = _scene(3, light=replace(drifted, saturation=1.0, black=0.0, gamma=1.0)).image
+    assert np.array_equal(plain, again)
+    assert not np.array_equal(plain, _scene(3, light=drifted).image)

@@ -1,8 +1,10 @@
 """Empty square or tile: what the colours of one image say about every square.
 
 Calibration keeps each square's colour on the empty board and the tray rim's colour.  A read
-compares each square with its empty colour after taking out the light change seen on the rim
-(which tiles never cover), and looks for a letter only on squares that changed
+compares each square with its empty colour as this frame shows the bare board (``bare_board``:
+calibration's colours through a colour model fitted to the rim and the squares that match it,
+so a camera's drifting exposure, white balance, saturation and black level and a lamp's light
+across the board come out), and looks for a letter only on squares that changed
 (``Survey.candidates``).  What shows no letter is judged by colour too: a square far from the
 board's colour is covered (a hand, a die) unless a tall neighbour leaning over it explains what
 it shows (``Survey.leaned_over``), and a square whose footprint still shows its bare board holds
@@ -15,16 +17,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.games.upwords.layout import N, View
+from companion.games.upwords import bare_board
+from companion.games.upwords.layout import N, View, _rim_points, cell_origins
 from companion.games.upwords.model import SIZE
 from companion.games.upwords.occlusion import overhung
 
 LIGHT_REACH = 2
 """Squares either way whose bare board tells a square's light."""
 MIN_LIGHT_SQUARES = 3
-"""Bare squares needed around a square to tell its light; fewer, and the rim's light stands."""
+"""Bare squares needed around a square to tell its light; fewer, and the fitted colour stands."""
 TILE_COLOUR = 0.18
-"""Log-colour change (after the rim's light change) above which a square is not bare board."""
+"""Log-colour change from the bare board's fitted colour above which a square is not bare."""
 CANDIDATE_COLOUR = 0.05
 """Log-colour change below which a square is taken as bare board without looking further."""
 FAR_SHARE = 0.5
@@ -61,28 +64,49 @@ unless wholly hidden, which the game's history then tells)."""
 class Survey:
     """The colour change of every square in one image, before any letter is looked for."""
 
-    board: np.ndarray
-    """(len(COLOUR_LEVELS), N, 3) the calibrated empty board's colours (``View.colours``)."""
-    light: np.ndarray
-    """(3,) log light change seen on the tray rim, which tiles never cover."""
+    bare: np.ndarray
+    """(len(COLOUR_LEVELS), N, 3) the empty board's colours as this frame shows them
+    (``bare_board``: calibration's colours under the colour model fitted to this frame)."""
     samples: np.ndarray
     """(len(COLOUR_LEVELS), N, points, 3) colours across each square's middle now."""
     change: np.ndarray
-    """(len(COLOUR_LEVELS), N, 3) log change of each square's median colour, light taken out."""
+    """(len(COLOUR_LEVELS), N, 3) log change of each square's median colour from its bare one."""
     distance: np.ndarray
     """(N,) each square's largest change."""
     candidates: np.ndarray
     """The squares worth looking for a letter on (``worth_a_look``)."""
 
     @classmethod
-    def of(cls, image: np.ndarray, view: View, board: np.ndarray, rim: np.ndarray) -> Survey:
-        """Survey ``image`` against the empty ``board`` and ``rim`` colours calibration saw."""
-        light = np.median(np.log1p(view.rim(image)) - np.log1p(rim), axis=0)
+    def of(
+        cls,
+        image: np.ndarray,
+        view: View,
+        board: np.ndarray,
+        rim: np.ndarray,
+        stacked: np.ndarray | None = None,
+    ) -> Survey:
+        """Survey ``image`` against the empty ``board`` and ``rim`` colours calibration saw;
+        ``stacked`` (N,) marks squares known to hold a stack (the referee's board), which
+        cannot show the bare board's colour."""
         samples = view.colour_samples(image)
-        change = np.log1p(np.median(samples, axis=2)) - np.log1p(board) - light
+        medians = np.median(samples, axis=2)
+        squares = (cell_origins() + 0.5 - SIZE / 2) / (SIZE / 2)
+        edge = (_rim_points() - SIZE / 2) / (SIZE / 2)
+        trust = np.concatenate([np.ones(N), np.full(len(edge), bare_board.RIM_WEIGHT)])
+        if stacked is not None:
+            trust[:N][stacked] = 0.0
+        model = bare_board.fit(
+            np.concatenate([medians[0], view.rim(image)]),
+            np.concatenate([board[0], rim]),
+            np.concatenate([squares, edge]),
+            trust,
+            np.arange(len(trust)) >= N,
+        )
+        bare = np.stack([bare_board.apply(model, level, squares) for level in board])
+        change = np.log1p(medians) - np.log1p(bare)
         distance = np.abs(change).max(axis=(0, 2))
-        points = np.log1p(samples[0]) - np.log1p(board[0, :, None]) - light
-        return cls(board, light, samples, change, distance, worth_a_look(distance, points))
+        points = np.log1p(samples[0]) - np.log1p(bare[0, :, None])
+        return cls(bare, samples, change, distance, worth_a_look(distance, points))
 
     def bare_confidence(self) -> list[float]:
         """How sure each square is to be empty by its colour alone: what it is read as until a
@@ -101,22 +125,36 @@ class Survey:
         candidates = self.candidates
         faint = np.flatnonzero(textured[candidates] & (self.distance[candidates] <= TILE_COLOUR))
         rims = footprints[candidates[faint]]
-        empty = np.log1p(self.board[0, candidates[faint], None]) + self.light
+        empty = np.log1p(self.bare[0, candidates[faint], None])
         moved = (np.abs(np.log1p(rims) - empty).max(axis=2) > TILE_COLOUR).mean(axis=1)
         return faint[moved <= MAX_ALIEN_SHARE]
 
-    def letterless(self, found: np.ndarray) -> np.ndarray:
+    def letterless(self, found: np.ndarray, textured: np.ndarray) -> np.ndarray:
         """The candidate squares far from the board's colour with no letter (not at the
-        positions ``found``): a hand, or a neighbour's stack leaning over."""
+        positions ``found``): a hand, or a neighbour's stack leaning over.
+
+        The moulded texture of the ``textured`` squares (N,) changes their median colour with
+        blur, JPEG and light in ways no colour model follows (up to 0.6 on the empty navy
+        board under drift), so one of them counts only beside another letterless square that
+        changed from the board's colour: an arm over the board covers more than them.
+        """
         changed = self.candidates[np.setdiff1d(np.arange(len(self.candidates)), found)]
-        return changed[self.distance[changed] > SURE_TILE_COLOUR]
+        moved = np.zeros((SIZE + 2, SIZE + 2), bool)
+        plain = changed[~textured[changed] & (self.distance[changed] > TILE_COLOUR)]
+        moved[1:-1, 1:-1].flat[plain] = True
+        beside = np.zeros((SIZE, SIZE), bool)
+        for dr in range(3):
+            for dc in range(3):
+                beside |= moved[dr : dr + SIZE, dc : dc + SIZE]
+        backed = ~textured[changed] | beside.flat[changed]
+        return changed[(self.distance[changed] > SURE_TILE_COLOUR) & backed]
 
     def empty_footprints(
         self, footprints: np.ndarray, squares: np.ndarray, faces: np.ndarray
     ) -> np.ndarray:
         """Which of ``squares`` hold no stack, their footprints showing bare board
         (``bare_floor``); ``faces`` are the colours of the faces found on them."""
-        return bare_floor(footprints[squares], self.board[0, squares], self.light, faces)
+        return bare_floor(footprints[squares], self.bare[0, squares], faces)
 
     def leaned_over(
         self,
@@ -135,18 +173,19 @@ class Survey:
         read, at ``levels``, ``foreign`` those whose face is not the set's colour.
         """
         seen_there = self.samples[0, changed]
-        empty = self.board[0, changed, None]
+        empty = self.bare[0, changed, None]
         shares = chroma(seen_there)
         quiet = np.abs(self.change[0]).max(axis=1) <= TILE_COLOUR
         quiet[tiles] = False  # a tile of the board's colour is not its light
-        near = local_light(self.change[0] + self.light, quiet, self.light, changed)[:, None]
+        near = local_light(self.change[0], quiet, np.zeros(3), changed)[:, None]
         change = np.log1p(seen_there) - np.log1p(empty) - near
         bright = np.abs(change).max(axis=2)
         shaded = np.abs(shares - chroma(empty)).max(axis=2) <= FOREIGN_CHROMA
-        # the square itself shows the bare board, maybe in a shadow: its raised planes
-        # changed, not it (a hand may share the board's hue, but seldom darkens it)
-        dark = shaded & (change.mean(axis=2) < -TILE_COLOUR)
-        bare = (~((bright <= TILE_COLOUR) | dark)).mean(axis=1) <= MAX_ALIEN_SHARE
+        # the square itself shows the bare board: its raised planes changed, not it.  In a
+        # shadow only where a tall neighbour casts one: the room's light and shadows are in
+        # the bare colour already, and a hand of the board's hue over tiles is shaded across
+        # the limb like board in a shadow
+        bare = (bright > TILE_COLOUR).mean(axis=1) <= MAX_ALIEN_SHARE
         tile = np.abs(shares - common).max(axis=2) <= FOREIGN_CHROMA
         explained = (bright <= TILE_COLOUR) | shaded | tile
         return bare | (
@@ -155,9 +194,7 @@ class Survey:
         )
 
 
-def bare_floor(
-    seen: np.ndarray, empty: np.ndarray, light: np.ndarray, faces: np.ndarray
-) -> np.ndarray:
+def bare_floor(seen: np.ndarray, bare: np.ndarray, faces: np.ndarray) -> np.ndarray:
     """Which squares show their own bare board around most of their footprint, so hold no stack.
 
     A stack hides its whole footprint from any camera (the sight line to a point under it
@@ -168,10 +205,10 @@ def bare_floor(
     tiles on a light grey board cannot): ``faces`` are the faces' colours in this view, and
     their sides are darker.
 
-    ``seen``: (n, points, 3) colours on that ring on the board plane; ``empty``:
-    (n, 3) those squares' calibrated colours; ``light``: (3,) log light change on the rim.
+    ``seen``: (n, points, 3) colours on that ring on the board plane; ``bare``: (n, 3) those
+    squares' empty colours as this frame shows them (``Survey.bare``).
     """
-    board = np.log1p(empty) + light
+    board = np.log1p(bare)
     bare = np.abs(np.log1p(seen) - board[:, None]).max(axis=2) <= TILE_COLOUR
     tones = np.log1p(np.linspace(*TILE_TONES, 8)[:, None] * np.median(faces, axis=0)[None])
     apart = np.abs(board[:, None] - tones[None]).max(axis=2).min(axis=1) > DISTINCT_TONE
@@ -197,12 +234,13 @@ def local_light(
 ) -> np.ndarray:
     """(len(targets), 3) log light change at those squares, from the bare squares around them.
 
-    Room light falls off across a board, so the rim's one figure leaves a bare square on the
-    bright side looking a little changed.  Squares that look bare (``quiet``) show the light
-    where they lie: each square takes the median over those within LIGHT_REACH squares (its own
-    ``change`` counts only when quiet), else the rim's ``light``.  A hand is never quiet, so it
-    cannot make the light under it look like itself.  ``change``: (N, 3) each square's log
-    colour change on the board plane, light included.
+    The bare board's fitted colour (``bare_board``) follows light that changes smoothly across
+    the board, not a lamp's round pool or a soft shadow's edge, so a bare square there still
+    looks a little changed.  Squares that look bare (``quiet``) show the light where they lie:
+    each square takes the median over those within LIGHT_REACH squares (its own ``change``
+    counts only when quiet), else ``light``.  A hand is never quiet, so it cannot make the
+    light under it look like itself.  ``change``: (N, 3) each square's log colour change on
+    the board plane, light included.
     """
     grid = np.where(quiet[:, None], change, np.nan).reshape(SIZE, SIZE, -1)
     out = np.empty((len(targets), change.shape[1]))

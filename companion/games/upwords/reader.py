@@ -312,9 +312,10 @@ class TileReader(Reader[Board]):
         """Read the camera frame itself: sharper letters, and raised faces where they really are
         (the rectified ``board`` is not needed)."""
         _check_image(frame, self.camera.image_size, "camera frame")
-        reads, odd, _ = self._read(frame, self._frame)
-        if self._memory is not None:
-            memory = self._memory
+        memory = self._memory
+        stacked = None if memory is None else np.isin(np.arange(N), memory.tiles)
+        reads, odd, _ = self._read(frame, self._frame, stacked)
+        if memory is not None:
             faces = self._remembered_faces(frame, memory.heights, memory.tiles)
             for i, score in memory.unchanged(faces):
                 height, letter = memory.board.squares[i]
@@ -428,10 +429,13 @@ class TileReader(Reader[Board]):
             learned += self.letters.learn(face, letter)
         return learned
 
-    def _read(self, image: np.ndarray, view: View) -> tuple[list[SquareRead], int, Layout]:
+    def _read(
+        self, image: np.ndarray, view: View, stacked: np.ndarray | None = None
+    ) -> tuple[list[SquareRead], int, Layout]:
         """Every square's read, how many squares show something that is not a tile, and where
-        the faces were found to lie."""
-        survey = Survey.of(image, view, self.board_colour, self.rim_colour)
+        the faces were found to lie; ``stacked`` marks the squares the referee's last board
+        holds stacks on (they cannot show the bare board's colour)."""
+        survey = Survey.of(image, view, self.board_colour, self.rim_colour, stacked)
         reads = [SquareRead(0, "", sure) for sure in survey.bare_confidence()]
         candidates = survey.candidates
         if candidates.size == 0:
@@ -443,7 +447,7 @@ class TileReader(Reader[Board]):
         footprints = view.footprints(image)
         found.drop(survey.texture_only(footprints, self.textured))
         entries = found.found()
-        changed = survey.letterless(entries)
+        changed = survey.letterless(entries, self.textured)
         for i in changed:
             reads[i] = SquareRead(0, "", 0.0)
         if entries.size == 0:
@@ -452,7 +456,9 @@ class TileReader(Reader[Board]):
         layout, tile_scores, told = self._thickness_shown(
             image, view, layout, tiles, scores[entries]
         )
-        levels, miss = self._heights(image, gray, view, layout, tiles, tile_scores)
+        levels, miss = self._heights(
+            image, gray, view, layout, tiles, tile_scores, survey.bare[0, tiles.squares]
+        )
         guesses = self.letters.classify(tiles.glyphs())
         colours = layout.face_colour(image, levels, tiles.squares)
         common, foreign = common_chroma(chroma(colours))
@@ -499,14 +505,14 @@ class TileReader(Reader[Board]):
         layout: Layout,
         tiles: Letters,
         scores: np.ndarray,
+        bare: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Each tile's height and how far its letter lies from that height's face centre
         (``faces.settle_heights``), after looking again for letters found off every face of
-        their stack (``faces.find_strays``)."""
+        their stack (``faces.find_strays``); ``bare`` is their squares' empty colour in this
+        image."""
         predicted = face_centres(layout.lean, tiles.squares)
-        profile = silhouettes(
-            image, view.cells, layout.lean, tiles.squares, self.board_colour[0, tiles.squares]
-        )
+        profile = silhouettes(image, view.cells, layout.lean, tiles.squares, bare)
         find_strays(tiles, layout, gray, predicted)
         return settle_heights(tiles, layout, gray, scores, predicted, profile)
 
