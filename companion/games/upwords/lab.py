@@ -3,6 +3,8 @@ positions, the scripted sample game, tallies split by what went wrong."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from companion.games.base import JSON
@@ -11,6 +13,9 @@ from companion.games.upwords import draw
 from companion.games.upwords.model import LETTERS, MAX_HEIGHT, SIZE, Board
 from companion.games.upwords.script import sample_script
 from companion.games.upwords.selfplay import played_board, played_game
+
+SOURCE_ROOT = Path(__file__).resolve().parents[3]
+"""The source tree, whose ``realdata/`` the bench measures on (an installed wheel has none)."""
 
 
 class UpwordsLab(Lab[Board]):
@@ -76,9 +81,15 @@ class UpwordsLab(Lab[Board]):
         }
 
     def extra_bench(self, *, boards: int, seed: int) -> list[str]:
-        from companion.games.upwords.ocr_bench import compare  # Tesseract: only when asked
+        # Tesseract, real crops and drifting renders: only when the bench asks
+        from companion.games.upwords.drift_bench import drift_report
+        from companion.games.upwords.ocr_bench import compare
+        from companion.games.upwords.real_letters import real_crops_report
 
         return [
             "letter reader and Tesseract on the same face crops:",
             *compare(self.game, boards=max(2, boards // 10), seed=seed),
+            "letter reader on real Scrabble tile crops (never trained or tuned on):",
+            *real_crops_report(SOURCE_ROOT),
+            *drift_report(seed=seed),
         ]
