@@ -121,8 +121,9 @@ LOOKS: dict[str, Look] = {
                  (88, 94, 96), (50, 55, 58), (90, 80, 70)),
     "parchment": Look((150, 175, 185), 3.0, (110, 130, 140), (85, 95, 105), 0.08, (25, 25, 30),
                       (100, 104, 110), (55, 58, 62), (60, 60, 60)),
-    # sets unlike the first ones: paints off the first sets' hues, a grey or pale green coat,
-    # empty spaces darker than the discs, a table near the red stand's paint
+    # sets unlike the first ones: paints off the first sets' hues, grey, pale green, tan or
+    # brown coats, empty spaces darker (or discs darker) than the other, a table near the red
+    # stand's paint or the purple print
     "bone": Look((170, 180, 190), 4.0, (120, 130, 140), (95, 105, 120), 0.08, (40, 30, 25),
                  (120, 125, 130), (70, 75, 80), (60, 70, 90), 1.0,
                  ((120, 20, 200), (20, 200, 170), (110, 175, 30), (200, 50, 90)),
@@ -131,6 +132,14 @@ LOOKS: dict[str, Look] = {
                   (95, 100, 105), (55, 58, 62), (40, 55, 150), 0.95,
                   ((130, 40, 190), (10, 215, 165), (120, 160, 20), (190, 40, 100)),
                   (150, 190, 150), (50, 60, 75)),
+    "soot": Look((110, 100, 95), 5.0, (80, 72, 68), (66, 62, 60), 0.08, (15, 12, 18),
+                 (170, 170, 165), (110, 110, 105), (70, 50, 40), 0.95,
+                 ((50, 50, 200), (40, 220, 240), (60, 170, 90), (200, 120, 50)),
+                 (150, 200, 220), (35, 30, 30)),
+    "clay": Look((165, 170, 175), 3.0, (120, 125, 130), (105, 110, 112), 0.08, (30, 40, 55),
+                 (55, 55, 60), (30, 32, 35), (140, 80, 110), 1.1,
+                 ((70, 50, 190), (40, 170, 210), (80, 160, 50), (170, 100, 30)),
+                 (50, 90, 140), (150, 150, 150)),
     # unseen: never used while developing the reader
     "slate": Look((135, 125, 115), 4.0, (95, 85, 75), (60, 60, 65), 0.09, (15, 15, 15),
                   (95, 98, 92), (55, 58, 52), (120, 120, 120), 1.05),
@@ -159,7 +168,7 @@ LOOKS: dict[str, Look] = {
                  (40, 40, 40), (60, 50, 65)),
 }  # fmt: skip
 
-LOOKS_TUNED: tuple[str, ...] = ("crypt", "moss", "parchment", "bone", "ember")
+LOOKS_TUNED: tuple[str, ...] = ("crypt", "moss", "parchment", "bone", "ember", "soot", "clay")
 LOOKS_UNSEEN: tuple[str, ...] = ("slate", "dusk", "sand", "felt", "night", "ash", "plum")
 
 

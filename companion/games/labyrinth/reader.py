@@ -73,6 +73,7 @@ from companion.games.labyrinth.model import (
 from companion.games.labyrinth.paints import (
     MATCH,
     Learned,
+    Paint,
     group_labels,
     learn_background,
     learn_characters,
@@ -320,6 +321,20 @@ class TileReader(Reader[Board]):
         self._allowed = self._columns(self._stop_pts, REACH).astype(np.float32)
         self._prints = {c: mask == 0 for c, mask in self._lanterns.items()
                         if c in self.learned.prints}  # fmt: skip
+        self._unprinted = {name: self._lantern_mask(self._printed_like(paint)).astype(bool)
+                       for name, paint in self.learned.figures.items()}  # fmt: skip
+
+    def _printed_like(self, paint: Paint) -> tuple[str, ...]:
+        """The lantern colours printed in ``paint`` itself (each colour's mean within the
+        other's match): a figure's mask leaves those lanterns out, as a ring of its own paint
+        under it cannot be told from its stand."""
+        return tuple(
+            colour
+            for colour, print_paint in self.learned.prints.items()
+            if colour in self._prints
+            and paint.distance(print_paint.mean[None].astype(np.float32))[0] <= MATCH
+            and print_paint.distance(paint.mean[None].astype(np.float32))[0] <= MATCH
+        )
 
     def _columns(self, points: np.ndarray, radius: float, heights: Any = None) -> np.ndarray:
         """Rectified pixels within ``radius`` cells of the leaned columns over ``points`` at
@@ -639,7 +654,7 @@ class TileReader(Reader[Board]):
         for k, name in enumerate(names):
             mask = np.zeros(candidate.shape, np.float32)
             mask[candidate] = (best == k) & near[k][candidate]
-            masks[name] = mask
+            masks[name] = mask * self._unprinted[name]
         for colour, region in self._prints.items():
             inside = region & candidate
             if not inside.any():
