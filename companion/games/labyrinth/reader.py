@@ -319,7 +319,8 @@ class TileReader(Reader[Board]):
         self._home_ring = _flat(geo, to_px(geo, ring))
         self._home_cell = int(home[1]) * geo.cols + int(home[0])
         self._allowed = self._columns(self._stop_pts, REACH).astype(np.float32)
-        self._prints = {c: mask == 0 for c, mask in self._lanterns.items()
+        self._reach = np.flatnonzero(self._columns(self._stop_pts, REACH + HEAD_RADIUS))
+        self._prints = {c: (mask == 0).reshape(-1) for c, mask in self._lanterns.items()
                         if c in self.learned.prints}  # fmt: skip
         self._unprinted = {name: self._lantern_mask(self._printed_like(paint)).astype(bool)
                        for name, paint in self.learned.figures.items()}  # fmt: skip
@@ -643,26 +644,29 @@ class TileReader(Reader[Board]):
         figures = self.learned.figures
         if not figures:
             return {}
-        features = log_ratio(board_img, self._card_colour(board_img))
+        # only pixels a figure's response inside ``_allowed`` can gather are looked at
+        reach = self._reach
+        card = self._card_colour(board_img).reshape(-1, 3)[reach]
+        features = log_ratio(board_img.reshape(-1, 3)[reach], card)
         names = list(figures)
         near = np.stack([figures[n].distance(features) <= MATCH for n in names])
-        candidate = near.any(axis=0)
+        candidate = np.flatnonzero(near.any(axis=0))
         picked = features[candidate]
         paints = [*(figures[n] for n in names), *self.learned.background]
         best = np.stack([p.score(picked) for p in paints]).argmin(axis=0)
-        masks = {}
-        for k, name in enumerate(names):
-            mask = np.zeros(candidate.shape, np.float32)
-            mask[candidate] = (best == k) & near[k][candidate]
-            masks[name] = mask * self._unprinted[name]
+        keep = {name: (best == k) & near[k][candidate] for k, name in enumerate(names)}
         for colour, region in self._prints.items():
-            inside = region & candidate
-            if not inside.any():
+            inside = np.flatnonzero(region[reach[candidate]])
+            if len(inside) == 0:
                 continue
-            printed = self.learned.prints[colour].score(features[inside])
+            printed = self.learned.prints[colour].score(picked[inside])
             for name in names:
-                mine = figures[name].score(features[inside])
-                masks[name][inside] *= mine < printed
+                keep[name][inside] &= figures[name].score(picked[inside]) < printed
+        masks = {}
+        for name in names:
+            mask = np.zeros(self._allowed.size, np.float32)
+            mask[reach[candidate]] = keep[name]
+            masks[name] = mask.reshape(self._allowed.shape) * self._unprinted[name]
         return masks
 
     def _assumed_masks(self, board_img: np.ndarray, known: set[str]) -> dict[str, np.ndarray]:
