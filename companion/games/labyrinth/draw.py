@@ -79,8 +79,6 @@ STAND_PAINT: dict[str, BGR] = {
     "green": (50, 165, 35),
     "blue": (190, 90, 25),
 }
-COAT: BGR = (238, 240, 242)
-"""Dr. Bizarre's white lab coat and white hair (nothing else on the table is white)."""
 BIZARRE_BASE: BGR = (60, 60, 60)
 SPINNER_UNIT = 0.38
 """The spinner card's marker side in cells (4.6 cm beside 12 cm pieces); the card lies on
@@ -105,8 +103,14 @@ class Look:
     disc: BGR
     disc_ring: BGR
     mat: BGR
-    """What shows round the labyrinth inside the rectified extent (a play mat)."""
+    """What shows round the labyrinth inside the rectified extent (a play mat, the table)."""
     figure_gain: float = 1.0
+    stands: tuple[BGR, BGR, BGR, BGR] | None = None
+    """The character stands' paints in ``CHARACTER_COLOURS`` order (None: ``STAND_PAINT``)."""
+    coat: BGR = (238, 240, 242)
+    """Dr. Bizarre's coat and hair (white in the first sets drawn; no source says)."""
+    space: BGR | None = None
+    """The empty disc spaces' print (None: the card a shade darker)."""
 
 
 LOOKS: dict[str, Look] = {
@@ -117,6 +121,25 @@ LOOKS: dict[str, Look] = {
                  (88, 94, 96), (50, 55, 58), (90, 80, 70)),
     "parchment": Look((150, 175, 185), 3.0, (110, 130, 140), (85, 95, 105), 0.08, (25, 25, 30),
                       (100, 104, 110), (55, 58, 62), (60, 60, 60)),
+    # sets unlike the first ones: paints off the first sets' hues, grey, pale green, tan or
+    # brown coats, empty spaces darker (or discs darker) than the other, a table near the red
+    # stand's paint or the purple print
+    "bone": Look((170, 180, 190), 4.0, (120, 130, 140), (95, 105, 120), 0.08, (40, 30, 25),
+                 (120, 125, 130), (70, 75, 80), (60, 70, 90), 1.0,
+                 ((120, 20, 200), (20, 200, 170), (110, 175, 30), (200, 50, 90)),
+                 (150, 130, 110), (75, 82, 88)),
+    "ember": Look((110, 150, 190), 4.0, (80, 110, 140), (70, 90, 110), 0.085, (30, 40, 60),
+                  (95, 100, 105), (55, 58, 62), (40, 55, 150), 0.95,
+                  ((130, 40, 190), (10, 215, 165), (120, 160, 20), (190, 40, 100)),
+                  (150, 190, 150), (50, 60, 75)),
+    "soot": Look((110, 100, 95), 5.0, (80, 72, 68), (66, 62, 60), 0.08, (15, 12, 18),
+                 (170, 170, 165), (110, 110, 105), (70, 50, 40), 0.95,
+                 ((50, 50, 200), (40, 220, 240), (60, 170, 90), (200, 120, 50)),
+                 (150, 200, 220), (35, 30, 30)),
+    "clay": Look((165, 170, 175), 3.0, (120, 125, 130), (105, 110, 112), 0.08, (30, 40, 55),
+                 (55, 55, 60), (30, 32, 35), (140, 80, 110), 1.1,
+                 ((70, 50, 190), (40, 170, 210), (80, 160, 50), (170, 100, 30)),
+                 (50, 90, 140), (150, 150, 150)),
     # unseen: never used while developing the reader
     "slate": Look((135, 125, 115), 4.0, (95, 85, 75), (60, 60, 65), 0.09, (15, 15, 15),
                   (95, 98, 92), (55, 58, 52), (120, 120, 120), 1.05),
@@ -124,10 +147,29 @@ LOOKS: dict[str, Look] = {
                  (90, 92, 98), (50, 52, 56), (35, 35, 35), 0.92),
     "sand": Look((140, 165, 175), 4.0, (100, 125, 135), (70, 78, 85), 0.095, (30, 30, 35),
                   (105, 108, 112), (60, 62, 66), (80, 100, 70)),
+    # unseen and unlike the first sets: off-hue or pale paints, coats of any colour (black
+    # too), empty spaces darker (or lighter) than the discs, a table near one stand's paint or
+    # near the purple print, tinted inks
+    "felt": Look((150, 150, 145), 5.0, (110, 110, 105), (90, 95, 95), 0.075, (50, 30, 20),
+                 (175, 180, 185), (120, 125, 130), (60, 140, 40), 1.05,
+                 ((90, 110, 200), (110, 195, 210), (120, 180, 90), (200, 150, 110)),
+                 (50, 40, 110), (110, 110, 105)),
+    "night": Look((80, 88, 98), 5.0, (55, 60, 70), (55, 60, 65), 0.09, (15, 15, 20),
+                  (150, 155, 160), (95, 100, 105), (110, 60, 30), 0.9,
+                  ((40, 70, 230), (20, 205, 150), (70, 200, 40), (170, 70, 20)),
+                  (170, 225, 235), (30, 32, 35)),
+    "ash": Look((175, 172, 168), 3.0, (130, 128, 125), (110, 108, 100), 0.08, (35, 35, 70),
+                (60, 62, 68), (35, 37, 40), (150, 90, 120), 1.1,
+                ((80, 60, 170), (60, 180, 200), (90, 150, 60), (160, 110, 40)),
+                (60, 110, 150), (140, 140, 138)),
+    "plum": Look((130, 110, 140), 4.0, (95, 80, 105), (85, 80, 90), 0.085, (25, 20, 35),
+                 (120, 120, 125), (70, 70, 75), (40, 40, 45), 0.85,
+                 ((20, 60, 180), (50, 230, 250), (90, 190, 120), (230, 140, 60)),
+                 (40, 40, 40), (60, 50, 65)),
 }  # fmt: skip
 
-LOOKS_TUNED: tuple[str, ...] = ("crypt", "moss", "parchment")
-LOOKS_UNSEEN: tuple[str, ...] = ("slate", "dusk", "sand")
+LOOKS_TUNED: tuple[str, ...] = ("crypt", "moss", "parchment", "bone", "ember", "soot", "clay")
+LOOKS_UNSEEN: tuple[str, ...] = ("slate", "dusk", "sand", "felt", "night", "ash", "plum")
 
 
 def look_of(name: str) -> Look:
@@ -240,6 +282,17 @@ def _shade(colour: BGR, gain: float) -> tuple[float, ...]:
     return tuple(float(np.clip(c * gain, 0, 255)) for c in colour)
 
 
+def _space_print(spec: Look) -> Paint:
+    return spec.space if spec.space is not None else _shade(spec.card, 0.9)
+
+
+def stand_paint(spec: Look, colour: str) -> BGR:
+    """The paint of ``colour``'s stand in this printing."""
+    if spec.stands is None:
+        return STAND_PAINT[colour]
+    return spec.stands[CHARACTER_COLOURS.index(colour)]
+
+
 def draw_board(
     board: Board,
     look: str,
@@ -297,7 +350,7 @@ def draw_board(
             canvas.disc(img, at, LANTERN_RADIUS, paint)
             canvas.disc(img, at, LANTERN_WICK, spec.ink)
         elif node.kind == "disc":
-            canvas.disc(img, at, DISC_SPACE_RADIUS, _shade(spec.card, 0.9))
+            canvas.disc(img, at, DISC_SPACE_RADIUS, _space_print(spec))
             canvas.ring(img, at, DISC_SPACE_RADIUS, spec.ink, 0.012)
         elif node.kind == "start":
             canvas.disc(img, at, START_RADIUS, spec.ink)
@@ -310,7 +363,7 @@ def draw_board(
                 arc = np.linspace(k * np.pi / 6, (k + 1) * np.pi / 6, 5)
                 rim = np.column_stack([np.cos(arc), np.sin(arc)]) * (DISC_SPACE_RADIUS + 0.03)
                 canvas.poly(img, np.vstack([at, at + rim]), spec.card if k % 2 else spec.ink)
-            canvas.disc(img, at, DISC_SPACE_RADIUS, _shade(spec.card, 0.9))
+            canvas.disc(img, at, DISC_SPACE_RADIUS, _space_print(spec))
             canvas.ring(img, at, DISC_SPACE_RADIUS, spec.ink, 0.012)
         elif node.kind == "home":
             canvas.disc(img, at, HOME_RADIUS + 0.012, spec.ink)
@@ -396,9 +449,9 @@ def raised(
         image = np.zeros((height, width, 4), np.uint8)
         for name, spot in spots.items():
             if name == "bizarre":
-                paint = BIZARRE_BASE if part == "stand" else COAT
+                paint = BIZARRE_BASE if part == "stand" else spec.coat
             else:
-                paint = STAND_PAINT[name]
+                paint = stand_paint(spec, name)
             colour = _shade(paint, shade)
             size = radius
             if name == "bizarre" and part != "head":

@@ -45,9 +45,10 @@ import numpy as np
 
 from companion.errors import InputError, ProfileError, VisionError
 from companion.games.base import JSON, BoardGeometry
-from companion.games.labyrinth.catalog import DISC_KINDS, Catalog, default_catalog
+from companion.games.labyrinth.catalog import DISC_KINDS, PURPLE, Catalog, default_catalog
 from companion.games.labyrinth.draw import (
     BIZARRE_STAND,
+    BODY_RADIUS,
     CODE_CENTRES,
     CODE_Y,
     DISC_RADIUS,
@@ -69,13 +70,26 @@ from companion.games.labyrinth.model import (
     rotate_point,
     spinner_segments,
 )
+from companion.games.labyrinth.paints import (
+    MATCH,
+    Learned,
+    Paint,
+    group_labels,
+    learn_background,
+    learn_characters,
+    learn_figure,
+    learn_one,
+    log_ratio,
+)
 from companion.games.labyrinth.spinner import SpinnerReader
 from companion.games.reading import Reader, Reading
 from companion.vision.camera import camera_centre as pose_centre
 
 log = logging.getLogger(__name__)
 
-VERSION = 1
+VERSION = 2
+"""2 adds the looks learned from the start image; a version 1 profile reads by the built-in
+assumptions (``HUES``, the white coat) as it did."""
 TRIANGLE_CORE = ((0.035, 0.035), (0.07, 0.035), (0.035, 0.07), (0.05, 0.05), (0.025, 0.06))
 """Points deep inside the identity triangle (piece coordinates), clear of the seam."""
 MIN_INK = 25.0
@@ -96,6 +110,10 @@ COAT_BRIGHTNESS = 1.12
 CARD_PERCENTILE = 75
 COAT_SATURATION = 70
 DISC_SAMPLE = 0.085
+DISC_QUANTILES = (20, 80)
+"""Percentiles of a disc space's middle compared with the learned looks: a disc is a small
+face with a rim and a print, blurred into each other at 64 pixels a piece, so its median
+moves with the blur; its light and dark ends tell it from a flat print whichever is darker."""
 MIN_SEEN = 0.12
 """Share of a disc space's middle that must be in view to read it empty..."""
 DISC_SEEN = 0.35
@@ -104,6 +122,15 @@ HOME_RING = 0.5 * (HOME_RADIUS + DISC_RADIUS) + 0.007
 """Radius (cells) where Dr. Bizarre's home shows its purple round the hoard disc."""
 SILHOUETTE = 1.1
 """Left-out radius round a figure's column, as a share of its stand radius."""
+REACH = 0.2
+"""Farthest a figure's strongest response lies from its space's leaned column (cells): the
+crowd offset and wobble (0.07) and the stand (0.09), with room."""
+TOP = (0.3, 0.35, 0.4)
+"""Heights (cells) of Dr. Bizarre's head, where the start image shows his own colour."""
+TOP_RADIUS = 0.035
+"""Radius (cells) sampled round his head's leaned centre: inside the 0.055 head."""
+START_STACK = 0.17
+"""Radius (cells) round the start space's leaned column holding the crowded characters."""
 
 
 # --- geometry ---------------------------------------------------------------------------------
@@ -235,15 +262,17 @@ class TileReader(Reader[Board]):
         empty: np.ndarray,
         home: np.ndarray,
         catalog: Catalog | None = None,
+        learned: Learned | None = None,
     ) -> None:
         self.geometry = geometry
+        self.learned = learned or Learned()
         self.catalog = catalog or default_catalog()
         self.camera = np.asarray(camera, np.float64).reshape(3)
         self.layout = layout
         self.layout_confidence = np.asarray(layout_confidence, np.float64)
-        self.disc = np.asarray(disc, np.float32).reshape(3)
-        self.empty = np.asarray(empty, np.float32).reshape(3)
-        self.home = np.asarray(home, np.float32).reshape(3)
+        self.disc = _profile(disc)
+        self.empty = _profile(empty)
+        self.home = _profile(home)
         self.spinner = SpinnerReader(spinner_segments(self.catalog))
         self._prepare()
 
@@ -263,11 +292,14 @@ class TileReader(Reader[Board]):
                    for c in range(geo.cols) for i in (0, 1)]  # fmt: skip
         self._quarters = np.stack([_flat(geo, to_px(geo, quarter + q)) for q in corners])
         self._lanterns: dict[str, np.ndarray] = {}
-        for colour in CHARACTER_COLOURS:
+        for colour in sorted({n.colour for n in graph.spaces.values() if n.colour}):
             mask = np.ones((height, width), np.float32)
             for space in graph.lanterns(colour):
                 x, y = to_px(geo, graph.points[space])[0]
                 cv2.circle(mask, (round(x), round(y)), round(LANTERN_MASK * geo.cell_px), 0.0, -1)
+            if colour == PURPLE and graph.home:  # his home is printed in the lanterns' purple
+                x, y = to_px(geo, graph.points[graph.home])[0]
+                cv2.circle(mask, (round(x), round(y)), round(HOME_RADIUS * geo.cell_px), 0.0, -1)
             self._lanterns[colour] = mask
         self._kernel = _disc_kernel(HEAD_RADIUS * 0.8 * geo.cell_px)
         offsets = np.mgrid[-1:1.01:0.25, -1:1.01:0.25].reshape(2, -1).T * DISC_SAMPLE
@@ -279,13 +311,49 @@ class TileReader(Reader[Board]):
             [int(y) * geo.cols + int(x) for x, y in np.floor(centres).astype(int)], np.int64
         ).reshape(-1)
         # the empty look of every disc space: printed alike, but home is Dr. Bizarre's purple
-        self._empties = np.array([self.home if s == graph.home else self.empty
-                                  for s in self.disc_spaces]).reshape(-1, 3)  # fmt: skip
+        empties = [self.home if s == graph.home else self.empty for s in self.disc_spaces]
+        self._empties = np.array(empties).reshape(len(self.disc_spaces), -1)
         home = np.asarray(graph.points[graph.home]) if graph.home else np.zeros(2)
         angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
         ring = home + HOME_RING * np.column_stack([np.cos(angles), np.sin(angles)])
         self._home_ring = _flat(geo, to_px(geo, ring))
         self._home_cell = int(home[1]) * geo.cols + int(home[0])
+        self._allowed = self._columns(self._stop_pts, REACH).astype(np.float32)
+        self._reach = np.flatnonzero(self._columns(self._stop_pts, REACH + HEAD_RADIUS))
+        self._prints = {c: (mask == 0).reshape(-1) for c, mask in self._lanterns.items()
+                        if c in self.learned.prints}  # fmt: skip
+        self._unprinted = {name: self._lantern_mask(self._printed_like(paint)).astype(bool)
+                       for name, paint in self.learned.figures.items()}  # fmt: skip
+
+    def _printed_like(self, paint: Paint) -> tuple[str, ...]:
+        """The lantern colours printed in ``paint`` itself (each colour's mean within the
+        other's match): a figure's mask leaves those lanterns out, as a ring of its own paint
+        under it cannot be told from its stand."""
+        return tuple(
+            colour
+            for colour, print_paint in self.learned.prints.items()
+            if colour in self._prints
+            and paint.distance(print_paint.mean[None].astype(np.float32))[0] <= MATCH
+            and print_paint.distance(paint.mean[None].astype(np.float32))[0] <= MATCH
+        )
+
+    def _columns(self, points: np.ndarray, radius: float, heights: Any = None) -> np.ndarray:
+        """Rectified pixels within ``radius`` cells of the leaned columns over ``points`` at
+        ``heights`` (default: stand to head), as a boolean image."""
+        width, height = self.geometry.size
+        mask = np.zeros((height, width), np.uint8)
+        r = max(1, round(radius * self.geometry.cell_px))
+        for h in np.linspace(0.0, FIGURE_HEIGHT, 5) if heights is None else heights:
+            for point in np.atleast_2d(points):
+                x, y = to_px(self.geometry, lean(self.camera, point, h))[0]
+                cv2.circle(mask, (round(x), round(y)), r, 1, -1)
+        return mask.astype(bool)
+
+    def _lantern_mask(self, colours: tuple[str, ...]) -> np.ndarray:
+        mask = np.ones(self._allowed.shape, np.float32)
+        for colour in colours:
+            mask *= self._lanterns.get(colour, 1.0)
+        return mask
 
     # --- calibration --------------------------------------------------------------------------
     @classmethod
@@ -298,8 +366,10 @@ class TileReader(Reader[Board]):
         image_size: tuple[int, int],
         catalog: Catalog | None = None,
     ) -> TileReader:
-        """Learn from the start image: the labyrinth assembled, discs on most disc spaces, some
-        disc spaces empty, the figures on the start space and at home."""
+        """Learn from the start image: the labyrinth assembled, discs on most disc spaces (the
+        finish's among them), some disc spaces empty, the characters on the start space and
+        Dr. Bizarre at home.  Every look is learned from it: the figures' paints, the discs and
+        empty spaces, the board and table round them (``paints.py``)."""
         catalog = catalog or default_catalog()
         layout, confidence = read_layout(board_img, geometry, catalog)
         camera = camera_centre(homography, image_size, geometry)
@@ -307,21 +377,21 @@ class TileReader(Reader[Board]):
             geometry, camera, layout, confidence, np.ones(3), np.ones(3), np.ones(3), catalog
         )
         card = probe._card(board_img)
+        learned = probe._learn_looks(board_img)
+        probe = cls(geometry, camera, layout, confidence, np.ones(3), np.ones(3), np.ones(3),
+                    catalog, learned)  # fmt: skip
         spots, _ = probe._figures(board_img, card)
         hidden = probe._hidden(spots)
         ratios, seen = probe._disc_ratios(board_img, card, hidden)
         # home's own print is purple: its empty look is learned from its rim below
         plain = np.array([s != probe.graph.home for s in probe.disc_spaces])
-        usable = ratios[(seen >= MIN_SEEN) & plain]
-        if len(usable) < 2:
+        usable = (seen >= MIN_SEEN) & plain
+        if usable.sum() < 2:
             raise VisionError(
                 "the start image shows too few disc spaces: set the discs out and calibrate again"
             )
-        distance = np.linalg.norm(usable - 1.0, axis=1)
-        is_disc = distance > 0.5 * distance.max()
-        disc = np.median(usable[is_disc], axis=0)
-        empty = np.median(usable[~is_disc], axis=0) if (~is_disc).any() else np.full(3, 0.9)
-        if np.linalg.norm(disc - empty) < 0.08:
+        disc, empty, share = probe._disc_looks(ratios, usable)
+        if np.linalg.norm(disc - empty) < 0.08 or share <= 0.5:
             raise VisionError(
                 "the start image shows no brain disc: lay the discs out and calibrate again"
             )
@@ -333,7 +403,54 @@ class TileReader(Reader[Board]):
                 "Dr. Bizarre's home is hidden in the start image: clear it and calibrate again"
             )
         home = np.median(flat[ring], axis=0) / np.maximum(card[probe._home_cell], 1.0)
-        return cls(geometry, camera, layout, confidence, disc, empty, home, catalog)
+        if PURPLE in learned.prints:  # the lanterns' purple, as an empty home shows it whole
+            home = np.exp(learned.prints[PURPLE].mean)
+        return cls(geometry, camera, layout, confidence, disc, empty, home, catalog, learned)
+
+    def _learn_looks(self, board_img: np.ndarray) -> Learned:
+        """The figures' paints and the bare board's colours, from the start image."""
+        graph = self.graph
+        features = log_ratio(board_img, self._card_colour(board_img))
+        no_lantern = self._lantern_mask(tuple(self._lanterns)) > 0
+        start = np.asarray(graph.points[graph.start], np.float64)
+        crowd = self._columns(start, START_STACK) & no_lantern
+        figures = learn_characters(board_img, features, crowd, HUES)
+        bizarre = None
+        if graph.home:
+            home = np.asarray(graph.points[graph.home], np.float64)
+            top = self._columns(home, TOP_RADIUS, TOP)
+            column = self._columns(home, BIZARRE_STAND, np.linspace(0.1, FIGURE_HEIGHT, 4))
+            bizarre = learn_figure(features, top, column)
+        if bizarre is not None:
+            figures["bizarre"] = bizarre
+        log.info("labyrinth reader learned the paints of %s", ", ".join(figures) or "no figure")
+        stacks = crowd | self._columns(start, START_STACK + 0.05)
+        if graph.home:  # his home's purple print round him is bare board
+            stacks |= self._columns(home, BODY_RADIUS + 0.02)
+        background = learn_background(features, ~stacks & no_lantern)
+        prints = {}
+        for colour, mask in self._lanterns.items():
+            paint = learn_one(features, (mask == 0) & ~stacks)
+            if paint is not None:
+                prints[colour] = paint
+        return Learned(figures, prints, tuple(background))
+
+    def _disc_looks(
+        self, ratios: np.ndarray, usable: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, float]:
+        """The discs' and the empty spaces' colours (ratios to the card) from the start image:
+        its disc spaces split in two by colour, the discs being the group the finish's disc
+        is in (it is always set out), or the larger one; and the share of spaces taken for
+        discs (most spaces hold one at the start: the seed leaves "a few" empty)."""
+        samples = ratios[usable].astype(np.float32)
+        labels = group_labels(samples, 2)
+        finish = [i for i, s in enumerate(np.array(self.disc_spaces)[usable])
+                  if s == self.graph.finish]  # fmt: skip
+        disc_group = labels[finish[0]] if finish else int(np.bincount(labels, minlength=2).argmax())
+        disc = np.median(samples[labels == disc_group], axis=0)
+        rest = samples[labels != disc_group]
+        empty = np.median(rest, axis=0) if len(rest) else np.full(len(DISC_QUANTILES) * 3, 0.9)
+        return disc, empty, float(np.mean(labels == disc_group))
 
     def relearn_layout(self, board_img: np.ndarray) -> TileReader:
         """The same camera and colours with the layout read afresh (a newly built labyrinth)."""
@@ -347,6 +464,7 @@ class TileReader(Reader[Board]):
             self.empty,
             self.home,
             self.catalog,
+            self.learned,
         )
 
     @classmethod
@@ -356,12 +474,16 @@ class TileReader(Reader[Board]):
         """Rebuild from ``to_json``; ``ProfileError`` when anything is missing or malformed."""
         catalog = catalog or default_catalog()
         try:
-            if params.get("version") != VERSION:
+            if params.get("version") not in (1, VERSION):
                 raise ValueError(f"version {params.get('version')!r}")
+            learned = Learned()
+            if params["version"] == VERSION:
+                learned = Learned.from_json(params["looks"], (*CHARACTER_COLOURS, "bizarre"))
             values = {}
             for key in ("camera", "disc", "empty", "home"):
                 arr = np.array(params[key], dtype=np.float64)
-                if arr.shape != (3,) or not np.isfinite(arr).all():
+                sizes = ((3,), (len(DISC_QUANTILES) * 3,)) if key != "camera" else ((3,),)
+                if arr.shape not in sizes or not np.isfinite(arr).all():
                     raise ValueError(key)
                 values[key] = arr
             layout = make_layout(
@@ -380,7 +502,7 @@ class TileReader(Reader[Board]):
                 f"the labyrinth layout in the profile is impossible ({err}): calibrate again"
             ) from None
         return cls(geometry, values["camera"], layout, confidence, values["disc"],
-                   values["empty"], values["home"], catalog)  # fmt: skip
+                   values["empty"], values["home"], catalog, learned)  # fmt: skip
 
     def to_json(self) -> JSON:
         return {
@@ -391,6 +513,7 @@ class TileReader(Reader[Board]):
             "disc": np.round(self.disc, 4).tolist(),
             "empty": np.round(self.empty, 4).tolist(),
             "home": np.round(self.home, 4).tolist(),
+            "looks": self.learned.to_json(),
         }
 
     def learn_example(self, frame: np.ndarray, board: np.ndarray, cell: str, value: str) -> bool:
@@ -460,10 +583,17 @@ class TileReader(Reader[Board]):
         so uneven light inside a piece does not pass for a white coat.  The print (paths,
         spaces, discs) is darker than the card, so a high percentile is the card even where
         print fills much of a quarter."""
-        value = board_img.max(axis=2).reshape(-1)
-        quarters = np.percentile(value[self._quarters], CARD_PERCENTILE, axis=1).astype(np.float32)
+        return self._spread_card(board_img.max(axis=2).reshape(-1))
+
+    def _card_colour(self, board_img: np.ndarray) -> np.ndarray:
+        """The card's colour at every pixel, the same way channel by channel: what the
+        learned looks are measured against (``paints.log_ratio``)."""
+        return self._spread_card(board_img.reshape(-1, 3))
+
+    def _spread_card(self, values: np.ndarray) -> np.ndarray:
+        quarters = np.percentile(values[self._quarters], CARD_PERCENTILE, axis=1).astype(np.float32)
         geo = self.geometry
-        grid = quarters.reshape(2 * geo.rows, 2 * geo.cols)
+        grid = quarters.reshape(2 * geo.rows, 2 * geo.cols, -1)
         inner = cv2.resize(grid, (geo.cols * geo.cell_px, geo.rows * geo.cell_px),
                            interpolation=cv2.INTER_LINEAR)  # fmt: skip
         o = geo.origin
@@ -479,25 +609,16 @@ class TileReader(Reader[Board]):
         self, board_img: np.ndarray, card: np.ndarray
     ) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """Where each figure stands (board units, unsnapped) and how sure each find is."""
-        hsv = cv2.cvtColor(board_img, cv2.COLOR_BGR2HSV)
-        hue = hsv[..., 0].astype(np.float32)
-        sat, val = hsv[..., 1], hsv[..., 2]
-        strong = (sat >= MIN_SATURATION) & (val >= 50)
-        card_v = self._card_brightness(board_img)
+        masks = self._learned_masks(board_img)
+        if len(masks) <= len(CHARACTER_COLOURS):
+            masks |= self._assumed_masks(board_img, set(masks))
         found: dict[str, np.ndarray] = {}
         conf = np.zeros(len(CHARACTER_COLOURS) + 1)
-        masks = []
-        for colour in CHARACTER_COLOURS:
-            d = np.abs(hue - HUES[colour])
-            d = np.minimum(d, 180.0 - d)
-            masks.append(
-                (strong & (d <= HUE_TOLERANCE)).astype(np.float32) * self._lanterns[colour]
-            )
-        coat = (val.astype(np.float32) >= COAT_BRIGHTNESS * card_v) & (sat <= COAT_SATURATION)
-        masks.append(coat.astype(np.float32))
         radius = GATHER * self.geometry.cell_px
-        for k, (name, mask) in enumerate(zip((*CHARACTER_COLOURS, "bizarre"), masks, strict=True)):
+        for k, name in enumerate((*CHARACTER_COLOURS, "bizarre")):
+            mask = masks[name]
             response = cv2.filter2D(mask, -1, self._kernel, borderType=cv2.BORDER_CONSTANT)
+            response = response * self._allowed
             y, x = np.unravel_index(int(np.argmax(response)), response.shape)
             peak = float(response[y, x])
             if peak < FIGURE_SCORE:
@@ -514,6 +635,60 @@ class TileReader(Reader[Board]):
             found[name] = unlean(self.camera, seen, LEAN_HEIGHT)
             conf[k] = float(np.clip((peak - FIGURE_SCORE) / (1 - FIGURE_SCORE) * 2, 0, 1))
         return found, conf
+
+    def _learned_masks(self, board_img: np.ndarray) -> dict[str, np.ndarray]:
+        """Each figure whose paint was learned: the pixels its paint explains better than any
+        other figure's or the bare board's colours, and, on a lantern (or Dr. Bizarre's
+        home), better than that print's colour: a figure on a lantern of its own paint shows
+        where it rises above the ring."""
+        figures = self.learned.figures
+        if not figures:
+            return {}
+        # only pixels a figure's response inside ``_allowed`` can gather are looked at
+        reach = self._reach
+        card = self._card_colour(board_img).reshape(-1, 3)[reach]
+        features = log_ratio(board_img.reshape(-1, 3)[reach], card)
+        names = list(figures)
+        near = np.stack([figures[n].distance(features) <= MATCH for n in names])
+        candidate = np.flatnonzero(near.any(axis=0))
+        picked = features[candidate]
+        paints = [*(figures[n] for n in names), *self.learned.background]
+        best = np.stack([p.score(picked) for p in paints]).argmin(axis=0)
+        keep = {name: (best == k) & near[k][candidate] for k, name in enumerate(names)}
+        for colour, region in self._prints.items():
+            inside = np.flatnonzero(region[reach[candidate]])
+            if len(inside) == 0:
+                continue
+            printed = self.learned.prints[colour].score(picked[inside])
+            for name in names:
+                keep[name][inside] &= figures[name].score(picked[inside]) < printed
+        masks = {}
+        for name in names:
+            mask = np.zeros(self._allowed.size, np.float32)
+            mask[reach[candidate]] = keep[name]
+            masks[name] = mask.reshape(self._allowed.shape) * self._unprinted[name]
+        return masks
+
+    def _assumed_masks(self, board_img: np.ndarray, known: set[str]) -> dict[str, np.ndarray]:
+        """The figures no paint was learned for, by the built-in assumptions: strongly
+        saturated stands in ``HUES``' bands, a white coat brighter than the card."""
+        hsv = cv2.cvtColor(board_img, cv2.COLOR_BGR2HSV)
+        hue = hsv[..., 0].astype(np.float32)
+        sat, val = hsv[..., 1], hsv[..., 2]
+        strong = (sat >= MIN_SATURATION) & (val >= 50)
+        masks = {}
+        for colour in CHARACTER_COLOURS:
+            if colour in known:
+                continue
+            d = np.abs(hue - HUES[colour])
+            d = np.minimum(d, 180.0 - d)
+            paint = (strong & (d <= HUE_TOLERANCE)).astype(np.float32)
+            masks[colour] = paint * self._lanterns.get(colour, 1.0)
+        if "bizarre" not in known:
+            card_v = self._card_brightness(board_img)
+            coat = (val.astype(np.float32) >= COAT_BRIGHTNESS * card_v) & (sat <= COAT_SATURATION)
+            masks["bizarre"] = coat.astype(np.float32)
+        return masks
 
     def _snap(self, spot: np.ndarray) -> tuple[str, float]:
         d = np.linalg.norm(self._stop_pts - spot, axis=1)
@@ -538,16 +713,22 @@ class TileReader(Reader[Board]):
     ) -> tuple[np.ndarray, np.ndarray]:
         """Each disc space's visible middle as a ratio to its cell's card, and the share seen."""
         flat = board_img.reshape(-1, 3).astype(np.float32)
-        ratios = np.ones((len(self.disc_spaces), 3), np.float32)
+        ratios = np.ones((len(self.disc_spaces), len(DISC_QUANTILES) * 3), np.float32)
         seen = np.zeros(len(self.disc_spaces))
         for i, idx in enumerate(self._disc_idx):
             keep = ~hidden[idx]
             seen[i] = keep.mean()
             if keep.any():
-                ratios[i] = np.median(flat[idx[keep]], axis=0) / np.maximum(
-                    card[self._disc_cell[i]], 1.0
-                )
+                spread = np.percentile(flat[idx[keep]], DISC_QUANTILES, axis=0)
+                ratios[i] = (spread / np.maximum(card[self._disc_cell[i]], 1.0)).ravel()
         return ratios, seen
+
+
+def _profile(values: Any) -> np.ndarray:
+    """A disc space look (``DISC_QUANTILES`` per channel); a version 1 profile's one colour
+    per look stands for a flat print, every quantile alike."""
+    arr = np.asarray(values, np.float32).reshape(-1)
+    return np.tile(arr, len(DISC_QUANTILES)) if arr.size == 3 else arr
 
 
 def _check_image(board: Any, geometry: BoardGeometry) -> None:
