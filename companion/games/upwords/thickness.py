@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.games.upwords.heights import LETTER_SPREAD
-from companion.games.upwords.layout import LEVELS, cell_origins, face_centres
+from companion.games.upwords.layout import LEVELS, cell_origins
 from companion.games.upwords.model import TILE_THICKNESS
 
 THICKNESS_RANGE = (0.08, 0.42)
@@ -71,17 +71,17 @@ def _costs(
     """(len(scales),) how badly each scale of the lean explains the letters, each letter at
     its known height or, without ``heights``, at whichever suits it best when each level up
     costs ``climb`` more."""
-    out = np.empty(len(scales))
-    levels = np.arange(1, LEVELS)[:, None]
-    for k, scale in enumerate(scales):
-        miss = np.linalg.norm(face_centres(lean * scale, squares) - seen[None], axis=2)
-        fit = (miss / (2 * LETTER_SPREAD)) ** 2 / 2
-        if heights is None:
-            best = (fit + climb * levels).min(axis=0)
-        else:
-            best = fit[heights - 1, np.arange(len(seen))]
-        out[k] = np.minimum(best, MISS_CAP).sum()
-    return out
+    levels = np.arange(1, LEVELS)
+    # every scale's face centres at once (``layout.face_centres``): (scales, levels, n, 2)
+    z = scales[:, None] * levels[None] * TILE_THICKNESS
+    centres = cell_origins()[squares] + 0.5
+    faces = (centres - z[..., None, None] * lean[:2]) / (1 - z * lean[2])[..., None, None]
+    fit = (np.linalg.norm(faces - seen, axis=3) / (2 * LETTER_SPREAD)) ** 2 / 2
+    if heights is None:
+        best = (fit + climb * levels[None, :, None]).min(axis=1)
+    else:
+        best = fit[:, heights - 1, np.arange(len(seen))]
+    return np.minimum(best, MISS_CAP).sum(axis=1)
 
 
 def frame_scale(
