@@ -25,9 +25,9 @@ TURNS = 4
 SURE = 0.35
 """Confidence from which the referee trusts a letter (its ``DOUBT_BELOW``)."""
 CERTAIN = 0.9
-SURE_ERRORS = 0.0002
+SURE_ERRORS = 0.001
 """Share of held-out reads at or above the ``SURE`` margin allowed to be wrong."""
-CERTAIN_ERRORS = 0.00005
+CERTAIN_ERRORS = 0.0002
 
 
 @dataclass(frozen=True)
