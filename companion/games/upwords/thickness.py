@@ -112,9 +112,11 @@ def frame_scale(
     best = int(np.argmin(plain))
     spread = scales[plain <= plain[best] + SCALE_MARGIN]
     whole, half = _costs(lean, seen, squares, np.array([1.0, 0.5]) * scales[best])
-    # the climb only settles what the letters leave open, never against what they show
+    # the climb only settles what the letters leave open, never against what they show; and
+    # one letter the half-thick set cannot explain may be a stray (a neighbour's face found
+    # over an empty square), so ruling it out takes more than one letter's most cost
     told = (
-        half - whole > AMBIGUITY_MARGIN
+        half - whole > max(AMBIGUITY_MARGIN, MISS_CAP)
         and spread.max() / spread.min() <= SHARP_SCALE
         and fits[best] <= fits.min() + AMBIGUITY_MARGIN
     )
