@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from companion.games.upwords import UpwordsGame
+from companion.games.base import Game
 from companion.games.upwords.draw import LOOKS_UNSEEN
 from companion.games.upwords.model import Board
 from companion.games.upwords.reader import TileReader
@@ -40,7 +40,7 @@ class DriftTally:
 
 
 def _calibrated(
-    game: UpwordsGame, look: str, pose: synth.Pose, light: synth.Light, seed: int
+    game: Game[Board], look: str, pose: synth.Pose, light: synth.Light, seed: int
 ) -> TileReader:
     """The reader ``companion calibrate`` would make from an empty-board frame."""
     rng = np.random.default_rng(seed)
@@ -57,10 +57,9 @@ def _calibrated(
 
 
 def drift_game(
-    tally: DriftTally, look: str, seed: int, frames: int, *, hand_every: int = 2
+    tally: DriftTally, game: Game[Board], look: str, seed: int, frames: int, *, hand_every: int = 2
 ) -> None:
     """Film one self-played game in ``look`` under drifting light and add what was read."""
-    game = UpwordsGame()
     rng = np.random.default_rng(seed)
     pose = synth.random_pose(rng, 30.0, min_tilt=10.0)
     lights = synth.drifting_lights(rng, frames + 1)
@@ -89,12 +88,12 @@ def drift_game(
             tally.hands_caught += reader.read_frame(over).covered
 
 
-def drift_report(*, games: int = 2, frames: int = 8, seed: int = 0) -> list[str]:
+def drift_report(game: Game[Board], *, games: int = 2, frames: int = 8, seed: int = 0) -> list[str]:
     """Lines for ``companion bench``: covered frames with nothing over the board, squares wrong
     and arms caught over ``games`` drifting games of ``frames`` frames each."""
     tally = DriftTally()
     for g in range(games):
-        drift_game(tally, LOOKS_UNSEEN[(seed + g) % len(LOOKS_UNSEEN)], seed + g, frames)
+        drift_game(tally, game, LOOKS_UNSEEN[(seed + g) % len(LOOKS_UNSEEN)], seed + g, frames)
     uncovered = tally.frames - tally.covered
     return [
         f"colour drift, {games} games x {frames} frames (unseen looks, no camera lock):",

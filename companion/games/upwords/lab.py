@@ -91,5 +91,5 @@ class UpwordsLab(Lab[Board]):
             *compare(self.game, boards=max(2, boards // 10), seed=seed),
             "letter reader on real Scrabble tile crops (never trained or tuned on):",
             *real_crops_report(SOURCE_ROOT),
-            *drift_report(seed=seed),
+            *drift_report(self.game, seed=seed),
         ]
