@@ -74,15 +74,18 @@ def _solve(x: np.ndarray, y: np.ndarray, w: np.ndarray, prior: np.ndarray) -> np
     """(models, 3, 6) each channel's weighted least squares with a ridge towards ``prior``
     (3, 6): ``w`` (models, points) weights the points for each model."""
     share = ((128.0 + LOG_LEVEL) / (y + LOG_LEVEL)) ** 2  # 1 at mid-grey
-    xw = np.einsum("mp,pc,pct->mcpt", w, share, x)
-    a = np.einsum("mcpt,pcu->mctu", xw, x) + RIDGE * np.eye(len(_SCALE))
-    b = np.einsum("mcpt,pc->mct", xw, y) + RIDGE * prior
+    # (models, channels, terms, points): the sums over points below are matrix products
+    xw = np.einsum("mp,pc,pct->mctp", w, share, x)
+    a = xw @ x.transpose(1, 0, 2) + RIDGE * np.eye(len(_SCALE))
+    b = (xw @ y.T[..., None])[..., 0] + RIDGE * prior
     return np.linalg.solve(a, b[..., None])[..., 0]
 
 
 def _off(x: np.ndarray, y: np.ndarray, params: np.ndarray) -> np.ndarray:
     """(models, points) each point's largest log-colour residual under each model."""
-    predicted = np.maximum(np.einsum("pct,mct->mpc", x, params), 0.0)
+    predicted = np.maximum(
+        (x.transpose(1, 0, 2) @ params.transpose(1, 2, 0)).transpose(2, 1, 0), 0.0
+    )
     return np.abs(np.log1p(predicted) - np.log1p(y)).max(axis=2)
 
 
