@@ -3,27 +3,16 @@ marker bits, at the promised size, with the touching corner marked."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
+from calibration_scripts import ROOT, load
 
 from companion.vision.markers import marker_image
 
-ROOT = Path(__file__).resolve().parents[2]
 NS = "{http://www.w3.org/2000/svg}"
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location(
-        "make_marker_sheet", ROOT / "calibration" / "make_marker_sheet.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _bits(d: str, side: float) -> tuple[np.ndarray, tuple[float, float]]:
@@ -41,7 +30,7 @@ def _bits(d: str, side: float) -> tuple[np.ndarray, tuple[float, float]]:
 
 def test_committed_sheet_is_the_scripts_output(tmp_path: Path) -> None:
     out = tmp_path / "markers.svg"
-    _script().main(["--out", str(out)])
+    load("make_marker_sheet").main(["--out", str(out)])
     assert out.read_bytes() == (ROOT / "calibration" / "markers.svg").read_bytes()
 
 

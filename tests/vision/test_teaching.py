@@ -4,12 +4,12 @@ and the command line says what it did (or, for a game with nothing to teach, one
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from calibration_scripts import ROOT, load
 
 from companion.cli import EXIT_ERROR, main
 from companion.games.upwords import GAME as UPWORDS
@@ -19,23 +19,12 @@ from companion.samples import sample_games
 from companion.vision.calibration import Profile, calibrate
 from companion.vision.synth import random_light, random_pose, render_scene
 
-ROOT = Path(__file__).resolve().parents[2]
 LOOK = "green_felt"
 """An unseen look: its font is not one the reader's glyphs were drawn from."""
 
 
-def _sheets():
-    spec = importlib.util.spec_from_file_location(
-        "make_teach_sheets", ROOT / "calibration" / "make_teach_sheets.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.sheets()
-
-
 def test_the_committed_sheets_are_the_scripts_output() -> None:
-    sheets = _sheets()
+    sheets = load("make_teach_sheets").sheets()
     assert set(sheets) == {"upwords"}
     for game_id, svg in sheets.items():
         assert (ROOT / "calibration" / f"{game_id}-teach.svg").read_text() == svg
