@@ -19,8 +19,12 @@ import numpy as np
 
 from companion.games.base import Game, S
 from companion.games.lab import Layer
+from companion.vision.lens import Lens
 from companion.vision.markers import CORNER_IDS, marker_image
 
+LENS_GRID_PX = 8
+"""Spacing of the frame points the lens is undone at when rendering through it; in between the
+map is interpolated (the bending is smooth: well under 0.01 px off at k1 = -0.3)."""
 QUIET = 0.25
 """White border around each marker, as a share of the marker side."""
 CAMERA_DISTANCE = 1.6
@@ -46,6 +50,10 @@ class Pose:
     focal: float | None = None
     """Focal length as a share of the frame width (a Pi Camera 3 is about 0.77, a wide lens
     0.4, webcams 0.6-0.9); None: whatever fills the frame from ``CAMERA_DISTANCE``."""
+    distortion: tuple[float, float] = (0.0, 0.0)
+    """The lens's radial bending (k1, k2 of Brown's model, radius in focal lengths, as OpenCV
+    has it): k1 below 0 is barrel (webcams and wide lenses, -0.1 to -0.3), above 0 pincushion.
+    The board is placed as for a pinhole, then the lens bends the picture about its centre."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,10 @@ class Scene:
     light: Light
     hand: str | None = None
     marker_corners: dict[int, np.ndarray] = field(default_factory=dict)
+    lens: Lens | None = None
+    """The lens the frame was seen through (None: a pinhole).  ``projection`` and
+    ``plane_homography`` give pinhole pixels; ``lens.distort`` moves them to where the frame
+    shows them.  ``corners``, ``tray_corners`` and ``marker_corners`` are already in the frame."""
 
     def plane_homography(self, height_cells: float) -> np.ndarray:
         """Board cells (x, y) on the plane ``height_cells`` above the board -> image pixels.
@@ -592,8 +604,12 @@ def render_scene(
     table = table if table is not None else TABLES[int(still.integers(len(TABLES)))]
     geo = game.geometry
     fit, extrinsic = _camera(game, pose, size)
-    h = _plane_homography(fit, extrinsic)
-    projection = fit @ extrinsic
+    lens = _lens(pose, fit)
+    low_px, view = _pinhole_view(lens, size)
+    # the pinhole picture is drawn over all the lens sees: with barrel, more than the frame
+    fit_view = np.array([[1.0, 0, -low_px[0]], [0, 1.0, -low_px[1]], [0, 0, 1.0]]) @ fit
+    h = _plane_homography(fit_view, extrinsic)
+    projection = fit_view @ extrinsic
     projection /= projection[2, 3]
 
     # how many image pixels one cell covers decides the texture resolution (avoid aliasing)
@@ -607,9 +623,9 @@ def render_scene(
     wood = _table_texture(table, still, span, table_px)
     low = (geo.cols / 2 - span / 2, geo.rows / 2 - span / 2)
     to_table = h @ _scale_to_plane(table_px, low)
-    canvas: np.ndarray = cv2.warpPerspective(wood, to_table, size, borderMode=cv2.BORDER_REFLECT)
+    canvas: np.ndarray = cv2.warpPerspective(wood, to_table, view, borderMode=cv2.BORDER_REFLECT)
 
-    placed = _draw_markers(canvas, game, h, size, still) if markers else {}
+    placed = _draw_markers(canvas, game, h, view, still) if markers else {}
 
     board: np.ndarray = game.lab.draw_board(state, look, still, px_per_cell=ppc).astype(np.float32)
     ratio = ppc / cell_img
@@ -618,10 +634,10 @@ def render_scene(
     to_board = h @ _scale_to_plane(ppc, (-geo.margin, -geo.margin))
     # the tray stands on the table: a soft contact shadow around it
     ones = np.ones(board.shape[:2], np.float32)
-    footprint = cv2.warpPerspective(ones, to_board, size, flags=cv2.INTER_LINEAR)
+    footprint = cv2.warpPerspective(ones, to_board, view, flags=cv2.INTER_LINEAR)
     contact = cv2.GaussianBlur(footprint, (0, 0), max(cell_img * 0.15, 1.0))
     canvas *= (1.0 - 0.4 * contact)[..., None]
-    _paste(canvas, board, to_board, size)
+    _paste(canvas, board, to_board, view)
     for image, item_corners in game.lab.table_items(state, look, still, px_per_cell=ppc):
         item: np.ndarray = image.astype(np.float32)
         if ratio > 1.0:
@@ -629,25 +645,106 @@ def render_scene(
         rows, cols = item.shape[:2]
         edges = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) - 0.5
         to_item = cv2.getPerspectiveTransform(edges, np.asarray(item_corners, np.float32))
-        _paste(canvas, item, h @ to_item, size)
+        _paste(canvas, item, h @ to_item, view)
     layers = game.lab.raised(state, look, still, px_per_cell=ppc)
-    _paste_layers(canvas, layers, projection, ppc, ratio, game, size)
+    _paste_layers(canvas, layers, projection, ppc, ratio, game, view)
 
     if hand is not None:
         _add_hand(canvas, tray_img, hand, rng)
+    if lens is not None:
+        canvas = through_lens(canvas, lens, size, low_px)
     image = _light(canvas, light, rng)
     corners = np.array(
         [[0, 0], [geo.cols, 0], [geo.cols, geo.rows], [0, geo.rows]], dtype=np.float64
     )
+
+    def in_frame(points: np.ndarray) -> np.ndarray:
+        ideal = np.asarray(points, np.float64).reshape(-1, 2) + low_px
+        return (ideal if lens is None else lens.distort(ideal)).astype(np.float32)
+
     return Scene(
         image=image,
-        corners=_apply(h, corners).astype(np.float32),
-        tray_corners=tray_img.astype(np.float32),
-        projection=projection,
+        corners=in_frame(_apply(h, corners)),
+        tray_corners=in_frame(tray_img),
+        projection=np.array([[1.0, 0, low_px[0]], [0, 1.0, low_px[1]], [0, 0, 1.0]]) @ projection,
         pose=pose,
         light=light,
         hand=hand,
-        marker_corners=placed,
+        marker_corners={i: in_frame(quad) for i, quad in placed.items()},
+        lens=lens,
+    )
+
+
+def _lens(pose: Pose, fit: np.ndarray) -> Lens | None:
+    """The pose's lens on the camera matrix ``fit`` (None for a pinhole)."""
+    k1, k2 = pose.distortion
+    if k1 == 0.0 and k2 == 0.0:
+        return None
+    return Lens.radial(float(fit[0, 0]), (float(fit[0, 2]), float(fit[1, 2])), k1, k2, "render")
+
+
+def _pinhole_view(lens: Lens | None, size: tuple[int, int]) -> tuple[np.ndarray, tuple[int, int]]:
+    """Where the pinhole picture starts (frame pixels) and its size: the frame itself, or what
+    the lens gathers into it (a barrel lens sees past the frame's edges)."""
+    if lens is None:
+        return np.zeros(2), size
+    width, height = size
+    steps = np.linspace(0.0, 1.0, 65)
+    border = np.concatenate(
+        [
+            np.column_stack([steps * width, np.zeros_like(steps)]),
+            np.column_stack([steps * width, np.full_like(steps, height)]),
+            np.column_stack([np.zeros_like(steps), steps * height]),
+            np.column_stack([np.full_like(steps, width), steps * height]),
+        ]
+    )
+    ideal = _pinhole_points(lens, border)
+    low = np.floor(np.minimum(ideal.min(axis=0), 0.0)) - 2
+    high = np.ceil(np.maximum(ideal.max(axis=0), [width, height])) + 2
+    return low, (int(high[0] - low[0]), int(high[1] - low[1]))
+
+
+def _pinhole_points(lens: Lens, points: np.ndarray) -> np.ndarray:
+    """Frame pixels -> the pinhole pixels a radial ``lens`` bends onto them.
+
+    A strong barrel k1 alone folds back past some radius (the radius it reaches grows no
+    more); frame pixels beyond what the lens reaches show the fold's rim, as a real lens's
+    corners show its image circle's smeared edge."""
+    k1, k2 = (float(c) for c in lens.coefficients[:2])
+    focal, centre = float(lens.matrix[0, 0]), lens.matrix[:2, 2]
+    ideal_r = np.linspace(0.0, 3.0, 6001)
+    seen_r = ideal_r * (1.0 + k1 * ideal_r**2 + k2 * ideal_r**4)
+    rising = np.diff(seen_r) > 0
+    end = len(rising) if rising.all() else int(np.argmin(rising))
+    offsets = (np.asarray(points, np.float64).reshape(-1, 2) - centre) / focal
+    radius = np.linalg.norm(offsets, axis=1)
+    back = np.interp(radius, seen_r[: end + 1], ideal_r[: end + 1])
+    scale = np.divide(back, radius, out=np.ones_like(radius), where=radius > 1e-12)
+    return centre + offsets * scale[:, None] * focal
+
+
+def through_lens(
+    canvas: np.ndarray,
+    lens: Lens,
+    size: tuple[int, int],
+    low_px: np.ndarray | None = None,
+) -> np.ndarray:
+    """The ``size`` frame a radial ``lens`` (k1, k2; the rest is not drawn) makes of the
+    pinhole picture ``canvas``, whose pixel (0, 0) is the frame's ``low_px`` (default the
+    frame's own): each frame pixel shows the pinhole point the lens bends onto it."""
+    low_px = np.zeros(2) if low_px is None else low_px
+    width, height = size
+    step = LENS_GRID_PX
+    gx = np.arange(0, width + step, step, dtype=np.float64)
+    gy = np.arange(0, height + step, step, dtype=np.float64)
+    grid = np.stack(np.meshgrid(gx, gy), axis=-1).reshape(-1, 2)
+    coarse = (_pinhole_points(lens, grid) - low_px).reshape(len(gy), len(gx), 2)
+    xs, ys = np.meshgrid(
+        np.arange(width, dtype=np.float32) / step, np.arange(height, dtype=np.float32) / step
+    )
+    fine = cv2.remap(coarse.astype(np.float32), xs, ys, cv2.INTER_LINEAR)
+    return cv2.remap(
+        canvas, fine[..., 0], fine[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
 
 
