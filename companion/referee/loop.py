@@ -124,7 +124,8 @@ class FrameLoop(Generic[S]):
         reading = replace(reading, state=self.session.reconcile(reading.state))
         settled = self.gate.feed(board, reading)
         if settled is not None:
-            self._settled = (frame.index, frame.image, board)
+            # what the reader remembers and learns from is the frame as it reads it
+            self._settled = (frame.index, pipeline.camera_frame(frame.image), board)
             if self.session.match_id is not None:
                 self.session.observe(
                     settled.state, frame=frame.index, confidence=settled.confidence

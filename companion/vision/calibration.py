@@ -1,7 +1,8 @@
 """Calibration: where the board lies in this camera's view and what it looks like there.
 
 A ``Profile`` is everything the per-frame pipeline needs that depends on the table set-up: the
-playing area's corners in the camera image, what the game's reader learned from the start
+playing area's corners in the camera image, the lens when it bends lines (``vision/lens.py``,
+fitted from photos of the ChArUco sheet), what the game's reader learned from the start
 position, and a reference for noticing later that the board or the camera has moved.  It is
 learned once from one photo of the start position and saved as JSON; loading validates every
 field so that a damaged, foreign or stale profile is refused with a one-line reason instead of
@@ -27,6 +28,7 @@ from companion.errors import BoardNotFoundError, InputError, ProfileError
 from companion.games.base import JSON, Game, S
 from companion.games.reading import Reader
 from companion.vision import markers
+from companion.vision.lens import Lens
 from companion.vision.recheck import PositionCheck, make_reference
 from companion.vision.rectify import Rectifier
 
@@ -46,10 +48,14 @@ EDGE_SLACK_PX = 2.0
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
 
 
-def corner_problem(corners: np.ndarray, image_size: tuple[int, int] | None = None) -> str | None:
+def corner_problem(
+    corners: np.ndarray, image_size: tuple[int, int] | None = None, lens: Lens | None = None
+) -> str | None:
     """Why these corners cannot be a board's TL, TR, BR, BL in the image, or None if they can.
 
-    The order matters: corners going the other way round would read the board mirrored.
+    The order matters: corners going the other way round would read the board mirrored.  With
+    a ``lens`` the corners are its pinhole pixels, and where the lens shows them must be in the
+    image (a barrel lens's pinhole pixels may lie past the frame's edge).
     """
     pts = np.asarray(corners, dtype=np.float64)
     if pts.shape != (4, 2):
@@ -58,7 +64,8 @@ def corner_problem(corners: np.ndarray, image_size: tuple[int, int] | None = Non
         return "a corner is not a finite number"
     if image_size is not None:
         w, h = image_size
-        for i, (x, y) in enumerate(pts):
+        seen = pts if lens is None else lens.distort(pts)
+        for i, (x, y) in enumerate(seen):
             if not (-EDGE_SLACK_PX <= x <= w + EDGE_SLACK_PX) or not (
                 -EDGE_SLACK_PX <= y <= h + EDGE_SLACK_PX
             ):
@@ -142,6 +149,9 @@ class Profile:
     so that the light the reader learned stays the light it sees."""
     path: str = ""
     """The file it was loaded from or saved to (not itself saved): later messages name it."""
+    lens: Lens | None = None
+    """The camera's lens when it bends straight lines; ``corners`` are then its pinhole pixels.
+    Profiles without one (all older ones) are read as a pinhole camera's."""
 
     def to_json(self) -> JSON:
         out: JSON = {
@@ -157,6 +167,8 @@ class Profile:
         }
         if self.camera_controls is not None:
             out["camera_controls"] = self.camera_controls
+        if self.lens is not None:
+            out["lens"] = self.lens.to_json()
         return out
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -234,7 +246,13 @@ class Profile:
             corners = np.array(obj.get("corners"), dtype=np.float32)
         except (TypeError, ValueError):
             raise _fail(name, "is damaged: 'corners' must be 4 [x, y] pairs") from None
-        problem = corner_problem(corners, image_size)
+        lens = None
+        if obj.get("lens") is not None:
+            try:
+                lens = Lens.from_json(obj["lens"])
+            except ProfileError as err:
+                raise _fail(name, f"is damaged: {err}") from None
+        problem = corner_problem(corners, image_size, lens)
         if problem is not None:
             raise _fail(name, f"has bad corners ({problem})")
         method = obj.get("method")
@@ -267,6 +285,7 @@ class Profile:
             created=created,
             camera_controls=controls,
             path=name,
+            lens=lens,
         )
 
     def load_reader(self, game: Game[S]) -> Reader[S]:
@@ -359,9 +378,8 @@ def _refine_markers(gray: np.ndarray, found: dict[int, np.ndarray]) -> dict[int,
     return refined
 
 
-def locate_by_markers(game: Game, image: np.ndarray) -> np.ndarray:
-    """Playing-area corners from the four ArUco markers (``BoardNotFoundError`` if any is
-    missing)."""
+def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The corner markers in a frame, their corners sub-pixel where all four are found."""
     gray = cv2.cvtColor(as_bgr(image), cv2.COLOR_BGR2GRAY)
     found = markers.detect(gray)
     if len(found) < 4:
@@ -369,12 +387,33 @@ def locate_by_markers(game: Game, image: np.ndarray) -> np.ndarray:
         # no square; growing the light areas by a pixel parts them (the fit below undoes it)
         for marker_id, quad in markers.detect(cv2.dilate(gray, np.ones((3, 3), np.uint8))).items():
             found.setdefault(marker_id, quad)
-    tray = markers.tray_corners(_refine_markers(gray, found) if len(found) == 4 else found)
-    return area_from_tray(tray, game)
+    return _refine_markers(gray, found) if len(found) == 4 else found
 
 
-def calibrate(game: Game, image: np.ndarray, corners: np.ndarray | None = None) -> Profile:
-    """Learn a profile from one photo of the start position (corners given, or from markers)."""
+def area_from_markers(
+    game: Game, found: dict[int, np.ndarray], lens: Lens | None = None
+) -> np.ndarray:
+    """Playing-area corners (pinhole pixels of ``lens``) from the markers' frame corners
+    (``BoardNotFoundError`` if any is missing)."""
+    if lens is not None:
+        found = {i: lens.undistort(quad).astype(np.float32) for i, quad in found.items()}
+    return area_from_tray(markers.tray_corners(found), game)
+
+
+def locate_by_markers(game: Game, image: np.ndarray, lens: Lens | None = None) -> np.ndarray:
+    """Playing-area corners from the four ArUco markers (``BoardNotFoundError`` if any is
+    missing), in pinhole pixels of ``lens`` when given."""
+    return area_from_markers(game, find_markers(image), lens)
+
+
+def calibrate(
+    game: Game, image: np.ndarray, corners: np.ndarray | None = None, lens: Lens | None = None
+) -> Profile:
+    """Learn a profile from one photo of the start position (corners given, or from markers).
+
+    ``lens`` is the camera's, fitted from the ChArUco sheet (``charuco.fit_lens``); hand-given
+    corners and found markers are frame pixels and are moved to its pinhole pixels.  Without
+    one the camera is taken for a pinhole."""
     image = as_bgr(image)
     height, width = image.shape[:2]
     if corners is not None:
@@ -383,29 +422,32 @@ def calibrate(game: Game, image: np.ndarray, corners: np.ndarray | None = None) 
         if problem is not None:
             raise InputError(f"bad board corners: {problem}")
         area = area.reshape(4, 2)
+        if lens is not None:
+            area = lens.undistort(area).astype(np.float32)
         method: Method = "corners"
     else:
-        area = locate_by_markers(game, image)
-        problem = corner_problem(area, (width, height))
+        area = locate_by_markers(game, image, lens)
+        problem = corner_problem(area, (width, height), lens)
         if problem is not None:
             raise BoardNotFoundError(
                 f"the markers give impossible board corners ({problem}): check that each marker "
                 "sits at its own corner (see calibration/README.md)"
             )
         method = "aruco"
-    rectifier = Rectifier(area, game.geometry)
+    rectifier = Rectifier(area, game.geometry, lens)
     board = rectifier(image)
     reader = game.reader.learn(
         board, game.geometry, homography=rectifier.homography, image_size=(width, height)
     )
     reference = make_reference(board, game.geometry)
     log.info(
-        "calibrated %s at %dx%d by %s: corners %s",
+        "calibrated %s at %dx%d by %s: corners %s%s",
         game.id,
         width,
         height,
         method,
         np.round(area.astype(float), 1).tolist(),
+        "" if lens is None else f", lens k1 {lens.coefficients[0]:.3f} ({lens.source})",
     )
     return Profile(
         game=game.id,
@@ -414,6 +456,7 @@ def calibrate(game: Game, image: np.ndarray, corners: np.ndarray | None = None) 
         method=method,
         reader=reader.to_json(),
         reference=reference,
+        lens=lens,
     )
 
 
@@ -428,14 +471,14 @@ def relocate(game: Game, frame: np.ndarray, profile: Profile) -> Profile | None:
     if size != tuple(profile.image_size):
         return None
     try:
-        area = locate_by_markers(game, frame)
+        area = locate_by_markers(game, frame, profile.lens)
     except BoardNotFoundError as err:
         log.info("cannot relocate: %s", err)
         return None
-    if corner_problem(area, size) is not None:
+    if corner_problem(area, size, profile.lens) is not None:
         return None
     drift = PositionCheck.from_reference(profile.reference).check(
-        Rectifier(area, game.geometry)(frame)
+        Rectifier(area, game.geometry, profile.lens)(frame)
     )
     if drift.moved:
         log.info("markers found but the board does not match them: %s", drift.message)

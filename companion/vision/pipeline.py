@@ -1,8 +1,11 @@
 """One camera frame -> the game's reading of the board, with per-stage timings.
 
 Everything that depends only on the calibration (the reader's learned settings, the perspective
-maps, the position reference) is built once here, so a frame costs one remap, one shrink and the
-reader's own work.  The pipeline knows no game beyond the ``Game`` interface.
+maps with the lens folded in, the position reference) is built once here, so a frame costs one
+remap, one shrink and the reader's own work.  A reader that looks at the camera frame itself
+(``Reader.read_frame`` overridden: raised pieces) takes it as a pinhole camera shows it, so
+through a bending lens such a frame is undistorted first (one more remap of the frame, the
+only per-frame cost a lens adds).  The pipeline knows no game beyond the ``Game`` interface.
 """
 
 from __future__ import annotations
@@ -11,11 +14,12 @@ import logging
 import time
 from typing import Generic
 
+import cv2
 import numpy as np
 
 from companion.errors import CompanionError, ProfileError
 from companion.games.base import Game, S
-from companion.games.reading import Reading
+from companion.games.reading import Reader, Reading
 from companion.vision.calibration import Profile, as_bgr, locate_by_markers
 from companion.vision.recheck import MOVED_CELLS, Drift, PositionCheck
 from companion.vision.rectify import Rectifier
@@ -30,7 +34,10 @@ class BoardPipeline(Generic[S]):
         self.game = game
         self.profile = profile
         self.reader = profile.load_reader(game)
-        self.rectifier = Rectifier(profile.corners, game.geometry)
+        self.rectifier = Rectifier(profile.corners, game.geometry, profile.lens)
+        reads_frame = type(self.reader).read_frame is not Reader.read_frame
+        lens, size = profile.lens, profile.image_size
+        self._undistort = None if lens is None or not reads_frame else lens.undistort_maps(size)
         self.position = PositionCheck.from_reference(profile.reference)
         self.timings: dict[str, float] = {}
         """Milliseconds per stage ("rectify", "read") of the last ``read``."""
@@ -46,14 +53,25 @@ class BoardPipeline(Generic[S]):
             )
         return self.rectifier(as_bgr(frame))
 
+    def camera_frame(self, frame: np.ndarray) -> np.ndarray:
+        """The frame as the reader takes it (``read_frame``, ``remember``, ``learn_example``):
+        undistorted when the profile's lens bends lines and the reader looks at frames."""
+        if self._undistort is None:
+            return frame
+        return cv2.remap(as_bgr(frame), *self._undistort, cv2.INTER_LINEAR)
+
     def read(self, frame: np.ndarray) -> tuple[Reading[S], np.ndarray]:
         """The reading of one frame and the rectified board it was read from."""
         start = time.perf_counter()
         board = self.rectify(frame)
         mid = time.perf_counter()
-        reading = self.reader.read_frame(frame, board)
+        seen = self.camera_frame(frame)
+        lensed = time.perf_counter()
+        reading = self.reader.read_frame(seen, board)
         end = time.perf_counter()
-        self.timings = {"rectify": (mid - start) * 1e3, "read": (end - mid) * 1e3}
+        self.timings = {"rectify": (mid - start) * 1e3, "read": (end - lensed) * 1e3}
+        if self._undistort is not None:
+            self.timings["undistort"] = (lensed - mid) * 1e3
         return reading, board
 
     def check_position(self, board: np.ndarray, frame: np.ndarray | None = None) -> Drift:
@@ -75,7 +93,7 @@ class BoardPipeline(Generic[S]):
         """How far the markers put the playing area from where calibration found it, or None
         when they are not all in view (a hand over one: nothing can be said)."""
         try:
-            area = locate_by_markers(self.game, as_bgr(frame))
+            area = locate_by_markers(self.game, as_bgr(frame), self.profile.lens)
         except CompanionError:
             return None
         calibrated = np.asarray(self.profile.corners, np.float64).reshape(4, 2)

@@ -62,7 +62,7 @@ def teach(game: Game[Any], profile: Profile, photo: np.ndarray) -> Lesson:
     values = game.cells(pattern)
     pieces = {cell: value for cell, value in values.items() if value != start[cell]}
     before, board = pipeline.read(photo)
-    learned = pipeline.reader.learn_examples(photo, board, pieces)
+    learned = pipeline.reader.learn_examples(pipeline.camera_frame(photo), board, pieces)
     after, _ = pipeline.read(photo)
     profile.reader = pipeline.reader.to_json()
     return Lesson(
