@@ -22,6 +22,8 @@ from companion.games import find_game, game_ids
 if TYPE_CHECKING:
     from companion.games.base import Game
     from companion.vision.calibration import Profile
+    from companion.vision.charuco import LensFit
+    from companion.vision.lens import Lens
 
 log = logging.getLogger("companion")
 
@@ -112,6 +114,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", type=Path, required=True, help="profile file to write (with --teach: to teach)"
     )
     cal.add_argument(
+        "--lens",
+        type=Path,
+        nargs="+",
+        metavar="PHOTO",
+        help="photos of calibration/lens-sheet.svg taken by this camera at its resolution: the "
+        "lens's bending is fitted from them, kept in the profile and undone on every frame",
+    )
+    cal.add_argument(
         "--tile-thickness",
         type=float,
         help="upwords: a tile's thickness over its square's side (e.g. 0.16); without it the "
@@ -182,13 +192,15 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     if args.teach is not None:
         return _teach(game, args)
     corners = parse_corners(args.corners) if args.corners else None
+    fit = _fit_lens(args.lens) if args.lens else None
     if args.image is not None:
-        profile = calibrate(game, load_image(args.image), corners)
+        image = load_image(args.image)
+        profile = calibrate(game, image, corners, _lens_for(image, fit, args.image))
     else:
         from companion.capture.snapshot import save_jpeg, take_start_photo
 
         photo, controls = take_start_photo(args.source)
-        profile = calibrate(game, photo, corners)
+        profile = calibrate(game, photo, corners, _lens_for(photo, fit, args.source))
         profile.camera_controls = controls
         saved = args.out.with_suffix(".start.jpg")
         save_jpeg(saved, photo)
@@ -202,14 +214,44 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fit_lens(paths: list[Path]) -> LensFit:
+    """``calibrate --lens``: the lens fitted from photos of the ChArUco sheet, with its fit."""
+    from companion.capture.images import load_image
+    from companion.vision.charuco import fit_lens
+
+    fit = fit_lens([(path, load_image(path)) for path in paths])
+    k1, k2 = (float(c) for c in fit.lens.coefficients[:2])
+    print(
+        f"lens fitted from {fit.photos} photo(s), {fit.corners} sheet corners: focal "
+        f"{fit.lens.matrix[0, 0]:.0f} px, k1 {k1:+.3f}, k2 {k2:+.3f}, corners within "
+        f"{fit.rms_px:.2f} px (rms)"
+    )
+    return fit
+
+
+def _lens_for(image: Any, fit: LensFit | None, origin: object) -> Lens | None:
+    """The fitted lens for the start photo: one fitted at another resolution says nothing."""
+    if fit is None:
+        return None
+    size = (image.shape[1], image.shape[0])
+    if size != fit.size:
+        raise InputError(
+            f"{origin} is {size[0]}x{size[1]} but the lens photos are {fit.size[0]}x"
+            f"{fit.size[1]}: take both at the camera's one resolution"
+        )
+    return fit.lens
+
+
 def _teach(game: Game[Any], args: argparse.Namespace) -> int:
     """``calibrate --teach``: the profile at ``--out`` learns this set from one photo."""
     from companion.capture.images import load_image
     from companion.vision.calibration import Profile
     from companion.vision.teaching import teach
 
-    if args.corners:
-        raise InputError("--corners belongs to a new calibration, not to --teach: leave it out")
+    if args.corners or args.lens:
+        raise InputError(
+            "--corners and --lens belong to a new calibration, not to --teach: leave them out"
+        )
     profile = Profile.load(args.out, game=game.id)
     photo = load_image(args.teach)
     print(f"teaching {game.title} from {args.teach} (reads the photo twice: a few seconds)")
