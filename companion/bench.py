@@ -42,9 +42,14 @@ from companion.vision.synth import Pose, encode_jpeg, random_light, random_pose,
 from companion.vision.teaching import teach
 
 POSE_TRIES = 5
+BARREL_EVERY = 3
+"""Every third camera pose looks through a barrel lens (k1 -0.1 to -0.3, a webcam's or a wide
+Pi lens's) and is calibrated knowing it, as with ``calibrate --lens``: the others stay pinholes,
+like the poses the readers were tuned on."""
 KIND_TITLES = {
     "played": "positions from play",
     "later": "positions from play, the later half of each camera's boards",
+    "barrel": "positions from play, the cameras with a barrel lens (calibrated knowing it)",
     "corrected": "the same boards, read after the page corrected the camera's earlier reads",
     "stress": "stress positions",
     "game": "whole games' later halves as the referee took them (history, memory, corrections)",
@@ -138,18 +143,21 @@ class _Tally:
         }
 
 
-def _calibrated_pose(game: Game[Any], look: str, rng: np.random.Generator) -> tuple[Pose, Profile]:
-    """A random camera pose in the game's tilt range and its calibration from a render of the
-    start position; a pose that leaves a corner marker out of view is drawn again, as a user
-    would move such a camera before calibrating."""
+def _calibrated_pose(
+    game: Game[Any], look: str, rng: np.random.Generator, k1: float = 0.0
+) -> tuple[Pose, Profile]:
+    """A random camera pose in the game's tilt range (its lens bending by ``k1``) and its
+    calibration from a render of the start position, with the lens known; a pose that leaves a
+    corner marker out of view is drawn again, as a user would move such a camera before
+    calibrating."""
     low, high = game.geometry.tilt_deg
     for _ in range(POSE_TRIES):
-        pose = random_pose(rng, max_tilt=high, min_tilt=low)
+        pose = replace(random_pose(rng, max_tilt=high, min_tilt=low), distortion=(k1, 0.0))
         start = render_scene(
             game, game.start_state(), look, rng, pose=pose, light=random_light(rng)
         )
         try:
-            return pose, calibrate(game, start.image)
+            return pose, calibrate(game, start.image, lens=start.lens)
         except CompanionError as exc:
             print(f"  pose redrawn: {exc}", file=sys.stderr, flush=True)
     raise CompanionError(f"none of {POSE_TRIES} camera poses could be calibrated; try --seed")
@@ -169,7 +177,7 @@ def _corrected(
         tally.add(game, truth, reading)
     right = game.cells(truth)
     return sum(
-        learner.reader.learn_example(frame, board, name, right[name])
+        learner.reader.learn_example(learner.camera_frame(frame), board, name, right[name])
         for name in game.lab.wrong_cells(truth, reading.state)
     )
 
@@ -291,7 +299,10 @@ def _read_renders(
     for pose_index in range(poses):
         print(f"  camera pose {pose_index + 1}/{poses}", file=sys.stderr, flush=True)
         look = unseen[pose_index % len(unseen)]
-        pose, profile = _calibrated_pose(game, look, rng)
+        # the lens's own stream: the pinhole poses' boards do not depend on it
+        barrel = pose_index % BARREL_EVERY == BARREL_EVERY - 1
+        k1 = float(np.random.default_rng([seed, pose_index, 14]).uniform(-0.3, -0.1))
+        pose, profile = _calibrated_pose(game, look, rng, k1 if barrel else 0.0)
         pipeline = BoardPipeline(game, profile)
         learner = BoardPipeline(game, profile)  # the same camera, taught by the page
         for board_index in range(per_pose):
@@ -324,6 +335,8 @@ def _read_renders(
                 timer.timed("gate", gate.feed, board, reading)
                 errors = tally.add(game, truth, reading)
                 if kind == "played":
+                    if barrel:
+                        tallies.setdefault("barrel", _Tally()).add(game, truth, reading)
                     if later:
                         tallies.setdefault("later", _Tally()).add(game, truth, reading)
                     corrected = tallies.setdefault("corrected", _Tally())
@@ -337,6 +350,7 @@ def _read_renders(
                         "look": look,
                         "tilt": round(pose.tilt_deg, 1),
                         "yaw": round(pose.yaw_deg, 1),
+                        "k1": round(pose.distortion[0], 3),
                         **{f"wrong_{k.replace(' ', '_')}": v[0] for k, v in errors.items()},
                         "covered": reading.covered,
                         **{f"ms_{k}": round(v, 3) for k, v in pipeline.timings.items()},
