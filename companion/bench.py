@@ -44,12 +44,12 @@ from companion.vision.teaching import teach
 POSE_TRIES = 5
 BARREL_EVERY = 3
 """Every third camera pose looks through a barrel lens (k1 -0.1 to -0.3, a webcam's or a wide
-Pi lens's) and is calibrated knowing it, as with ``calibrate --lens``: the others stay pinholes,
-like the poses the readers were tuned on."""
+Pi lens's); calibration estimates it from the markers as for a user with no lens sheet.  The
+others stay pinholes, like the poses the readers were tuned on."""
 KIND_TITLES = {
     "played": "positions from play",
     "later": "positions from play, the later half of each camera's boards",
-    "barrel": "positions from play, the cameras with a barrel lens (calibrated knowing it)",
+    "barrel": "positions from play, the cameras with a barrel lens (estimated at calibration)",
     "corrected": "the same boards, read after the page corrected the camera's earlier reads",
     "stress": "stress positions",
     "game": "whole games' later halves as the referee took them (history, memory, corrections)",
@@ -147,9 +147,8 @@ def _calibrated_pose(
     game: Game[Any], look: str, rng: np.random.Generator, k1: float = 0.0
 ) -> tuple[Pose, Profile]:
     """A random camera pose in the game's tilt range (its lens bending by ``k1``) and its
-    calibration from a render of the start position, with the lens known; a pose that leaves a
-    corner marker out of view is drawn again, as a user would move such a camera before
-    calibrating."""
+    calibration from a render of the start position; a pose that leaves a corner marker out of
+    view is drawn again, as a user would move such a camera before calibrating."""
     low, high = game.geometry.tilt_deg
     for _ in range(POSE_TRIES):
         pose = replace(random_pose(rng, max_tilt=high, min_tilt=low), distortion=(k1, 0.0))
@@ -157,7 +156,7 @@ def _calibrated_pose(
             game, game.start_state(), look, rng, pose=pose, light=random_light(rng)
         )
         try:
-            return pose, calibrate(game, start.image, lens=start.lens)
+            return pose, calibrate(game, start.image)
         except CompanionError as exc:
             print(f"  pose redrawn: {exc}", file=sys.stderr, flush=True)
     raise CompanionError(f"none of {POSE_TRIES} camera poses could be calibrated; try --seed")

@@ -1,12 +1,12 @@
 """Calibration: where the board lies in this camera's view and what it looks like there.
 
 A ``Profile`` is everything the per-frame pipeline needs that depends on the table set-up: the
-playing area's corners in the camera image, the lens when it bends lines (``vision/lens.py``,
-fitted from photos of the ChArUco sheet), what the game's reader learned from the start
-position, and a reference for noticing later that the board or the camera has moved.  It is
-learned once from one photo of the start position and saved as JSON; loading validates every
-field so that a damaged, foreign or stale profile is refused with a one-line reason instead of
-producing silent nonsense readings.
+playing area's corners in the camera image, the lens when it bends lines (``vision/lens.py``:
+fitted from photos of the ChArUco sheet, or estimated from the corner markers' sides), what the
+game's reader learned from the start position, and a reference for noticing later that the
+board or the camera has moved.  It is learned once from one photo of the start position and
+saved as JSON; loading validates every field so that a damaged, foreign or stale profile is
+refused with a one-line reason instead of producing silent nonsense readings.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from companion.games.base import JSON, Game, S
 from companion.games.reading import Reader
 from companion.vision import markers
 from companion.vision.lens import Lens
+from companion.vision.plumb_line import estimate_lens
 from companion.vision.recheck import PositionCheck, make_reference
 from companion.vision.rectify import Rectifier
 
@@ -413,7 +414,8 @@ def calibrate(
 
     ``lens`` is the camera's, fitted from the ChArUco sheet (``charuco.fit_lens``); hand-given
     corners and found markers are frame pixels and are moved to its pinhole pixels.  Without
-    one the camera is taken for a pinhole."""
+    one, markers that line up only through a bending lens give that lens (``plumb_line``), and
+    hand-given corners are a pinhole's."""
     image = as_bgr(image)
     height, width = image.shape[:2]
     if corners is not None:
@@ -426,7 +428,10 @@ def calibrate(
             area = lens.undistort(area).astype(np.float32)
         method: Method = "corners"
     else:
-        area = locate_by_markers(game, image, lens)
+        found = find_markers(image)
+        if lens is None and len(found) == len(markers.CORNER_IDS):
+            lens = estimate_lens(found, (width, height))
+        area = area_from_markers(game, found, lens)
         problem = corner_problem(area, (width, height), lens)
         if problem is not None:
             raise BoardNotFoundError(

@@ -18,6 +18,7 @@ from companion.vision import charuco, synth
 from companion.vision.calibration import Profile, calibrate, find_markers
 from companion.vision.lens import Lens
 from companion.vision.pipeline import BoardPipeline
+from companion.vision.plumb_line import estimate_lens
 from tests.vision.calibration_scripts import ROOT, load
 
 GAME = find_game("amoeba")
@@ -75,6 +76,7 @@ def test_old_profiles_load_as_a_pinhole_and_a_lens_round_trips(tmp_path: Path) -
     rng = np.random.default_rng(4)
     scene = synth.render_scene(GAME, GAME.start_state(), "classic", rng, pose=synth.Pose())
     profile = calibrate(GAME, scene.image, scene.corners)
+    assert calibrate(GAME, scene.image).lens is None  # the markers line up: a pinhole
     old = tmp_path / "old.json"
     profile.save(old)
     assert "lens" not in json.loads(old.read_text())
@@ -114,6 +116,16 @@ def test_a_barrel_frame_reads_right_once_calibration_knows_the_lens(
     # the corners are the lens's pinhole pixels: the ideal corners of the truth
     np.testing.assert_allclose(known.corners, start.lens.undistort(start.corners), atol=0.5)
     reading, _ = BoardPipeline(GAME, known).read(later.image)
+    assert GAME.lab.reading_errors(truth, reading.state)["cells"][0] == 0
+    # a flat game's reader reads the rectified board: its frame is not undistorted at all
+    assert BoardPipeline(GAME, known).camera_frame(later.image) is later.image
+    # with no lens given, the markers' sides tell it: k1 within 0.04 (in the true focal's
+    # units; renders of all four games came within 0.035), and the board reads as well
+    estimated = calibrate(GAME, start.image)
+    assert estimated.lens is not None and estimated.lens.source == "estimate"
+    focal = start.lens.matrix[0, 0] / estimated.lens.matrix[0, 0]
+    assert abs(estimated.lens.coefficients[0] * focal**2 - BARREL) < 0.04
+    reading, _ = BoardPipeline(GAME, estimated).read(later.image)
     assert GAME.lab.reading_errors(truth, reading.state)["cells"][0] == 0
     # the rectifier's map bends as the lens does: points along the playing area's edges and
     # across it land where the lens shows those board points (cells -> rectified pixels)
@@ -227,3 +239,30 @@ def test_the_lens_sheet_is_the_scripts_output_and_the_board_opencv_detects() -> 
     # and a flat photo of it shows every chessboard corner
     objects, _ = charuco.sheet_corners(charuco.sheet_image(2))
     assert len(objects) == (charuco.SQUARES[0] - 1) * (charuco.SQUARES[1] - 1)
+
+
+@pytest.mark.parametrize("k1", [-0.3, -0.15, 0.0, 0.1])
+def test_the_markers_sides_tell_the_lens(k1: float) -> None:
+    """Marker corners projected exactly (a 12x12 board, 20 degrees' tilt, each card turned
+    its own way) and bent by a one-term lens: the estimate finds that k1."""
+    lens = _frame_lens(k1)
+    rot, _ = cv2.Rodrigues(np.array([0.3, -0.15, 0.4]))
+    t = np.array([0.0, 0.0, 19.0]) - rot[:, :2] @ np.array([6.0, 6.0])
+    to_frame = lens.matrix @ np.column_stack([rot[:, 0], rot[:, 1], t])
+    m = 0.5
+    tray = np.array([[-m, -m], [12 + m, -m], [12 + m, 12 + m], [-m, 12 + m]])
+    outward = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    found = {}
+    for i in range(4):
+        far = tray[i] + outward[i]
+        low, high = np.minimum(tray[i], far), np.maximum(tray[i], far)
+        square = np.array([low, [high[0], low[1]], high, [low[0], high[1]]])
+        ideal = cv2.perspectiveTransform(square.reshape(-1, 1, 2), to_frame).reshape(-1, 2)
+        found[i] = np.roll(lens.distort(ideal), i, axis=0).astype(np.float32)
+    estimate = estimate_lens(found, SIZE)
+    if k1 == 0.0:
+        assert estimate is None
+    else:
+        assert estimate is not None
+        units = (lens.matrix[0, 0] / estimate.matrix[0, 0]) ** 2  # its k1 at the true focal
+        assert abs(estimate.coefficients[0] * units - k1) < 0.003
