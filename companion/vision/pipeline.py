@@ -2,10 +2,12 @@
 
 Everything that depends only on the calibration (the reader's learned settings, the perspective
 maps with the lens folded in, the position reference) is built once here, so a frame costs one
-remap, one shrink and the reader's own work.  A reader that looks at the camera frame itself
-(``Reader.read_frame`` overridden: raised pieces) takes it as a pinhole camera shows it, so
-through a bending lens such a frame is undistorted first (one more remap of the frame, the
-only per-frame cost a lens adds).  The pipeline knows no game beyond the ``Game`` interface.
+remap, one shrink and the reader's own work.  A reader that finds raised pieces in the camera
+frame through the camera's pose (``Reader.follows_board`` False) takes the frame as a pinhole
+camera shows it, so through a bending lens its frame is undistorted first (one more remap of
+the frame, the only per-frame cost a lens adds, and only for such readers); the others read
+the rectified board, or look at a small card in the frame where the bending hardly shows.
+The pipeline knows no game beyond the ``Game`` interface.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 
 from companion.errors import CompanionError, ProfileError
 from companion.games.base import Game, S
-from companion.games.reading import Reader, Reading
+from companion.games.reading import Reading
 from companion.vision.calibration import Profile, as_bgr, locate_by_markers
 from companion.vision.recheck import MOVED_CELLS, Drift, PositionCheck
 from companion.vision.rectify import Rectifier
@@ -35,9 +37,9 @@ class BoardPipeline(Generic[S]):
         self.profile = profile
         self.reader = profile.load_reader(game)
         self.rectifier = Rectifier(profile.corners, game.geometry, profile.lens)
-        reads_frame = type(self.reader).read_frame is not Reader.read_frame
         lens, size = profile.lens, profile.image_size
-        self._undistort = None if lens is None or not reads_frame else lens.undistort_maps(size)
+        posed = not self.reader.follows_board
+        self._undistort = lens.undistort_maps(size) if lens is not None and posed else None
         self.position = PositionCheck.from_reference(profile.reference)
         self.timings: dict[str, float] = {}
         """Milliseconds per stage ("rectify", "read") of the last ``read``."""
@@ -55,7 +57,8 @@ class BoardPipeline(Generic[S]):
 
     def camera_frame(self, frame: np.ndarray) -> np.ndarray:
         """The frame as the reader takes it (``read_frame``, ``remember``, ``learn_example``):
-        undistorted when the profile's lens bends lines and the reader looks at frames."""
+        undistorted when the profile's lens bends lines and the reader reads frames through
+        the camera's pose."""
         if self._undistort is None:
             return frame
         return cv2.remap(as_bgr(frame), *self._undistort, cv2.INTER_LINEAR)
