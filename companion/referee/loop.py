@@ -94,8 +94,9 @@ class FrameLoop(Generic[S]):
         self.on_bad_event = on_bad_event
         """Told of a recorded input the referee refuses; without it the refusal is raised."""
         self.teach = teach
-        """Corrections teach the reader and are kept in the profile (``serve``).  A recording
-        and the benchmark's games read with the reader as calibrated."""
+        """Corrections teach the reader, and they and what agreed boards taught it are kept in
+        the profile (``serve``).  A recording and the benchmark's games read with the reader as
+        calibrated."""
         self._actions: deque[_Action] = deque()
         self._wake = threading.Condition()
         self._owner: threading.Thread | None = None
@@ -270,8 +271,14 @@ class FrameLoop(Generic[S]):
         index, image, board = self._settled
         if self._remembered == (index, agreed):
             return
-        self.pipeline.reader.remember(image, board, agreed)
+        reader = self.pipeline.reader
+        before = reader.to_json() if self.teach else None
+        reader.remember(image, board, agreed)
         self._remembered = (index, agreed)
+        # what an agreed board taught the reader (an Upwords set's tile thickness) is kept
+        # at once, not only with the next correction: a restart would have to learn it again
+        if before is not None and reader.to_json() != before:
+            self._keep_learned("what the agreed board showed")
 
     def _corrected(self, cell: str, value: str) -> None:
         """The session was corrected (on whichever thread): the lesson for the reader is
@@ -292,12 +299,20 @@ class FrameLoop(Generic[S]):
         except CompanionError as err:
             log.warning("could not learn from the correction of %s: %s", cell, err)
             return
+        if learned:
+            self._keep_learned(f"{cell} = {value}")
+
+    def _keep_learned(self, lesson: str) -> None:
+        """Write the reader's settings into the profile it came from (atomically,
+        ``Profile.save``), so that what it learned survives a restart; a profile with no file
+        (a test's, the benchmark's) keeps it in memory only."""
         profile = self.pipeline.profile
-        if learned and profile.path:
-            profile.reader = self.pipeline.reader.to_json()
-            try:
-                profile.save(profile.path)
-            except CompanionError as err:
-                log.warning("could not save what the reader learned to %s: %s", profile.path, err)
-            else:
-                log.info("the reader learned %s = %s; saved in %s", cell, value, profile.path)
+        if not profile.path:
+            return
+        profile.reader = self.pipeline.reader.to_json()
+        try:
+            profile.save(profile.path)
+        except CompanionError as err:
+            log.warning("could not save what the reader learned to %s: %s", profile.path, err)
+        else:
+            log.info("the reader learned %s; saved in %s", lesson, profile.path)

@@ -65,7 +65,7 @@ def found() -> dict:
         frame, seen.view.cells, layout.lean, tiles.squares, reader.board_colour[0, tiles.squares]
     )
     find_strays(tiles, layout, gray, predicted)
-    levels, miss = settle_heights(tiles, layout, gray, scores[entries], predicted, outline)
+    levels, miss, _ = settle_heights(tiles, layout, gray, scores[entries], predicted, outline)
     truth = np.array([h for h, _ in seen.truth.squares])
     return {"squares": tiles.squares, "levels": levels, "miss": miss, "truth": truth}
 

@@ -15,6 +15,7 @@ from upwords_scenes import scene
 from companion.games.upwords import UpwordsGame
 from companion.games.upwords.draw import LOOKS, LOOKS_UNSEEN, MAX_SHIFT, STACK_SLACK, raised
 from companion.games.upwords.heights import LETTER_SPREAD, choose_levels, refine_lean
+from companion.games.upwords.heights_bench import HeightTally
 from companion.games.upwords.layout import face_centres
 from companion.games.upwords.model import MAX_HEIGHT, SIZE, TILE_THICKNESS, Board
 from companion.games.upwords.reader import TileReader
@@ -233,7 +234,7 @@ def test_a_height_is_where_its_letter_lies_and_its_silhouette_agrees() -> None:
     lean = np.array([0.8, 0.5, 0.02])
     truth = np.array([1, 2, 3, 4, 5, 3, 2, 1, 4, 2])
     centres = face_centres(lean, np.arange(len(truth)) * 7)[truth - 1, np.arange(len(truth))]
-    levels, miss = choose_levels(*cues(truth, lean, centres + 0.004))
+    levels, miss, _ = choose_levels(*cues(truth, lean, centres + 0.004))
     assert levels.tolist() == truth.tolist()
     assert np.all(miss < 0.01)
 
@@ -246,7 +247,7 @@ def test_the_silhouette_decides_a_letter_between_two_faces() -> None:
     centres = face_centres(lean, np.arange(len(truth)) * 7)
     letters = centres[truth - 1, np.arange(len(truth))]
     letters[8:] = (centres[1, 8:] + centres[2, 8:]) / 2
-    levels, _ = choose_levels(*cues(truth, lean, letters))
+    levels, *_ = choose_levels(*cues(truth, lean, letters))
     assert levels.tolist() == truth.tolist()
 
 
@@ -263,3 +264,19 @@ def test_silhouettes_tell_heights_on_a_rendered_frame() -> None:
     nearest = np.argmin(np.abs(measured[None] - predicted - bias).sum(axis=2), axis=0) + 1
     assert (nearest == truth[stacks]).mean() >= 0.65
     assert (np.abs(nearest - truth[stacks]) <= 1).mean() >= 0.8
+
+
+def test_the_bench_counts_heights_sure_and_wrong_apart_from_unsure_ones() -> None:
+    """A wrong height read unsure is asked on the page, not an error that reaches a verdict;
+    squares either side reads empty are the occupancy's to count, not the heights'."""
+    empty = [(0, "")] * (SIZE * SIZE)
+    truth, seen = list(empty), list(empty)
+    truth[:4] = [(2, "A"), (1, "B"), (3, "C"), (1, "D")]
+    seen[:5] = [(3, "A"), (2, "B"), (3, "C"), (0, ""), (1, "E")]
+    confidence = np.full(SIZE * SIZE, 0.9)
+    confidence[1] = 0.3
+    tally = HeightTally()
+    tally.add(Board(tuple(truth)), Board(tuple(seen)), confidence)
+    assert (tally.sure_wrong, tally.unsure, tally.unsure_wrong, tally.right) == (1, 1, 1, 1)
+    assert tally.stacks == 3
+    assert "sure and wrong    1/3" in tally.line("thickness given")

@@ -7,6 +7,8 @@ alone on letter positions placed by a known camera.
 
 from __future__ import annotations
 
+import json
+import shutil
 from functools import cache
 from pathlib import Path
 
@@ -14,17 +16,24 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.capture.sources import FolderSource
 from companion.cli import EXIT_ERROR, main
 from companion.errors import InputError
 from companion.games.upwords import UpwordsGame
 from companion.games.upwords.draw import LOOKS
 from companion.games.upwords.layout import face_centres
 from companion.games.upwords.model import SIZE, TILE_THICKNESS, Board
-from companion.games.upwords.reader import KNOWN_THICKNESS_SD, TileReader
+from companion.games.upwords.reader import GIVEN_THICKNESS_SD, KNOWN_THICKNESS_SD, TileReader
 from companion.games.upwords.thickness import fit_known, frame_scale, scaled
-from companion.referee.session import DOUBT_BELOW
+from companion.referee.loop import FrameLoop
+from companion.referee.session import DOUBT_BELOW, Session
+from companion.referee.stillness import StillnessGate
+from companion.referee.store import Store
+from companion.replay import PROFILE_FILE, folder_settings
+from companion.samples import sample_games
 from companion.vision import synth
 from companion.vision.calibration import Profile
+from companion.vision.pipeline import BoardPipeline
 from companion.vision.rectify import Rectifier
 
 GAME = UpwordsGame()
@@ -173,3 +182,30 @@ def test_calibrate_takes_the_sets_thickness(
     assert main([*base, "--tile-thickness", "3", "--out", str(tmp_path / "q.json")]) == EXIT_ERROR
     assert "thickness" in capsys.readouterr().err
     assert not (tmp_path / "q.json").exists()
+
+
+def test_a_thickness_learned_from_an_agreed_board_is_saved_at_once(tmp_path: Path) -> None:
+    """``serve`` keeps what an agreed board taught the reader in the profile file when it is
+    learned, so a restart reads with it; before, it waited for the next page correction.  The
+    sample game's profile predates thicknesses (0.16 cells, given to ``GIVEN_THICKNESS_SD``),
+    so the first agreed board with letters in view refines it."""
+    sample = sample_games(GAME.id)[0]
+    path = tmp_path / "profile.json"
+    shutil.copy(sample / PROFILE_FILE, path)
+    session = Session(GAME, Store(tmp_path / "games.sqlite3"))
+    session.start(folder_settings(sample))
+    pipeline = BoardPipeline(GAME, Profile.load(path, game=GAME.id))
+    loop = FrameLoop(session, pipeline, StillnessGate(3), teach=True)
+    assert "tile_thickness_sd" not in json.loads(path.read_text())["reader"]
+    learned = pipeline.reader
+    assert isinstance(learned, TileReader)
+    for frame in FolderSource(sample):
+        loop.step(frame)
+        if learned.thickness_sd is not None and learned.thickness_sd < GIVEN_THICKNESS_SD:
+            break
+    assert session.agreed_board() is not None and learned.thickness_sd is not None
+    assert learned.thickness_sd < GIVEN_THICKNESS_SD
+    saved = Profile.load(path, game=GAME.id).load_reader(GAME)
+    assert isinstance(saved, TileReader)
+    assert saved.thickness_sd == pytest.approx(learned.thickness_sd)
+    assert saved.thickness == pytest.approx(learned.thickness)

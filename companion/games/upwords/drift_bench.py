@@ -39,7 +39,7 @@ class DriftTally:
     read_ms: list[float] = field(default_factory=list)
 
 
-def _calibrated(
+def calibrated_reader(
     game: Game[Board], look: str, pose: synth.Pose, light: synth.Light, seed: int
 ) -> TileReader:
     """The reader ``companion calibrate`` would make from an empty-board frame."""
@@ -63,7 +63,7 @@ def drift_game(
     rng = np.random.default_rng(seed)
     pose = synth.random_pose(rng, 30.0, min_tilt=10.0)
     lights = synth.drifting_lights(rng, frames + 1)
-    reader = _calibrated(game, look, pose, lights[0], seed)
+    reader = calibrated_reader(game, look, pose, lights[0], seed)
     boards = played_game(rng)
     picks = np.linspace(0, len(boards) - 1, frames).round().astype(int)
     for k, pick in enumerate(picks, start=1):

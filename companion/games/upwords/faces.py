@@ -163,13 +163,13 @@ def settle_heights(
     scores: np.ndarray,
     predicted: np.ndarray,
     silhouette: tuple[np.ndarray, np.ndarray, np.ndarray],
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each stack's height (``heights.choose_levels``) and how far its letter lies from that
-    height's face centre.  A crop at the wrong height can cut the letter (a T's bar), so each
-    letter cropped at another height than chosen is looked for again there, up to ``RECROPS``
-    times."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each stack's height, how far its letter lies from that height's face centre and how
+    much more the next best height costs (``heights.choose_levels``).  A crop at the wrong
+    height can cut the letter (a T's bar), so each letter cropped at another height than
+    chosen is looked for again there, up to ``RECROPS`` times."""
     for _ in range(RECROPS + 1):
-        levels, miss = choose_levels(scores, letters.seen, predicted, silhouette)
+        levels, miss, margin = choose_levels(scores, letters.seen, predicted, silhouette)
         moved = np.flatnonzero(levels != letters.crops)
         if moved.size == 0:
             break
@@ -181,7 +181,7 @@ def settle_heights(
                 letters.seen[k] = layout.ink_on_board(
                     fine_box(face, ink)[None], letters.crops[k : k + 1], letters.squares[k : k + 1]
                 )[0]
-    return levels, miss
+    return levels, miss, margin
 
 
 def fine_box(face: np.ndarray, ink: Ink) -> np.ndarray:

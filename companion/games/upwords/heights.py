@@ -4,7 +4,10 @@ Under a tilted camera a stack's top face appears moved along the lean, the more 
 is.  Three cues say where: the letter's centre (printed in the middle of the face), how sharply
 the image steps across each height's face outline, and the silhouette's width
 (``silhouette``).  The calibrated lean rests on an assumed lens, so with enough letters in view
-it is first refitted to where they lie (``refine_lean``), their heights unknown.
+it is first refitted to where they lie (``refine_lean``), their heights unknown.  Where the
+cues leave the next best height nearly as likely (``HEIGHT_MARGIN``: overhead, thin tiles, a
+face half in shadow) the view does not show the height, and the reader says it is unsure
+rather than guess.
 """
 
 from __future__ import annotations
@@ -25,6 +28,14 @@ LEAN_SPREAD = np.array([0.15, 0.15, 0.03])
 """How far the true lean may lie from the calibrated one (a principal point off-centre)."""
 SILHOUETTE_SPREAD = 0.015
 """Spread (cells) of a measured silhouette width about the true one (shadows, low contrast)."""
+HEIGHT_MARGIN = 10.0
+"""How much more the next best height must cost for a height to count as shown (below it the
+height is unknown and the page asks).  Set on the tuned looks only, their tiles made 0.10,
+0.16, 0.25 and 0.35 cells thick (a harness outside the repo: 12 cameras at 0-20 degrees and 12
+at 25-35, thickness unknown, given and learned): the smallest margin past which sure heights
+were under 0.5 % wrong in every group, overhead 3 of 744 with the thickness given and 2 of 414
+unknown, 25-35 degrees 0 of 1,502; at 5, 14 of 960 overhead were wrong, and with no margin
+272 of 1,667 (a neighbour's outline or a loose stack moves the cues that much)."""
 SILHOUETTE_CAP = 2.0
 """Most a silhouette width can cost a height: a neighbour's edge can mislead it."""
 
@@ -63,11 +74,11 @@ def choose_levels(
     centres: np.ndarray,
     predicted: np.ndarray,
     silhouette: tuple[np.ndarray, np.ndarray, np.ndarray],
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each stack's height from its letter's position, its face outline and its silhouette, and
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each stack's height from its letter's position, its face outline and its silhouette,
     how far (cells) the letter lies from the nearest height's face centre (a letter far from
-    every face is not this square's).  How sure a height is matters little: the referee checks
-    heights against the game's history (``UpwordsMatch.reconcile``).
+    every face is not this square's), and how much more the next best height costs: where the
+    view cannot tell two heights apart that margin is small, and the height is unknown.
 
     ``edge``: (n, MAX_HEIGHT) outline scores; ``centres``: (n, 2) letter centres seen and
     ``predicted``: (MAX_HEIGHT, n, 2) where each height puts the face centre, on the board plane.
@@ -90,4 +101,5 @@ def choose_levels(
     scatter = 1.4826 * np.median(np.abs(left - bias), axis=0) if len(left) > 2 else 0.0
     off = (measured[None] - widths - bias[None]) / np.maximum(SILHOUETTE_SPREAD, scatter)
     cost = cost + np.minimum(off**2 / 2, SILHOUETTE_CAP).sum(axis=2).T
-    return np.argmin(cost, axis=1) + 1, miss.min(axis=1)
+    ranked = np.sort(cost, axis=1)
+    return np.argmin(cost, axis=1) + 1, miss.min(axis=1), ranked[:, 1] - ranked[:, 0]

@@ -14,6 +14,9 @@ from companion.games.upwords.model import LETTERS, MAX_HEIGHT, SIZE, Board
 from companion.games.upwords.script import sample_script
 from companion.games.upwords.selfplay import played_board, played_game
 
+HEIGHT_BOARDS_PER = 24
+"""The heights section reads one board per look and pose group for this many of the bench's
+boards (18 cameras: 9 unseen looks under both pose groups)."""
 SOURCE_ROOT = Path(__file__).resolve().parents[3]
 """The source tree, whose ``realdata/`` the bench measures on (an installed wheel has none)."""
 
@@ -81,8 +84,9 @@ class UpwordsLab(Lab[Board]):
         }
 
     def extra_bench(self, *, boards: int, seed: int) -> list[str]:
-        # Tesseract, real crops and drifting renders: only when the bench asks
+        # Tesseract, real crops, heights apart and drifting renders: only when the bench asks
         from companion.games.upwords.drift_bench import drift_report
+        from companion.games.upwords.heights_bench import heights_report
         from companion.games.upwords.ocr_bench import compare
         from companion.games.upwords.real_letters import real_crops_report
 
@@ -91,5 +95,6 @@ class UpwordsLab(Lab[Board]):
             *compare(self.game, boards=max(2, boards // 10), seed=seed),
             "letter reader on real Scrabble tile crops (never trained or tuned on):",
             *real_crops_report(SOURCE_ROOT),
+            *heights_report(self.game, boards=max(1, boards // HEIGHT_BOARDS_PER), seed=seed),
             *drift_report(self.game, seed=seed),
         ]

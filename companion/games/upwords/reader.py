@@ -52,7 +52,7 @@ from companion.games.upwords.faces import (
     find_strays,
     settle_heights,
 )
-from companion.games.upwords.heights import refine_lean
+from companion.games.upwords.heights import HEIGHT_MARGIN, refine_lean
 from companion.games.upwords.layout import COLOUR_LEVELS, Layout, N, View, face_centres
 from companion.games.upwords.letters import (
     LetterClassifier,
@@ -456,7 +456,7 @@ class TileReader(Reader[Board]):
         layout, tile_scores, told = self._thickness_shown(
             image, view, layout, tiles, scores[entries]
         )
-        levels, miss = self._heights(
+        levels, miss, margin = self._heights(
             image, gray, view, layout, tiles, tile_scores, survey.bare[0, tiles.squares]
         )
         guesses = self.letters.classify(tiles.glyphs())
@@ -472,12 +472,16 @@ class TileReader(Reader[Board]):
                 reads[i] = SquareRead(0, "", OVERHUNG_CONFIDENCE)
         floor = survey.empty_footprints(footprints, tiles.squares, colours)
         hidden = hidden_share(layout.lean, tiles.squares, levels) > 0
-        for i, level, off, guess, alien, bare, behind in zip(
-            tiles.squares, levels, miss, guesses, foreign, floor, hidden, strict=True
+        # once the reader follows a game (an agreed board remembered), a height the view
+        # cannot show is the match's to give (``UpwordsMatch.reconcile``: a new letter lies
+        # one tile up) and must not stop the referee; on a frame read alone it is unknown
+        shown = told & ((margin >= HEIGHT_MARGIN) | (stacked is not None))
+        for i, level, off, guess, alien, bare, behind, sure in zip(
+            tiles.squares, levels, miss, guesses, foreign, floor, hidden, shown, strict=True
         ):
             if off > MAX_MISS or alien:  # a neighbour's letter or side, or the rim, seen there
                 continue
-            reads[i] = _tile_read(int(level), guess, bare=bare, behind=behind, told=told)
+            reads[i] = _tile_read(int(level), guess, bare=bare, behind=behind, told=bool(sure))
         return reads, odd, layout
 
     def _thickness_shown(
@@ -506,11 +510,11 @@ class TileReader(Reader[Board]):
         tiles: Letters,
         scores: np.ndarray,
         bare: np.ndarray,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Each tile's height and how far its letter lies from that height's face centre
-        (``faces.settle_heights``), after looking again for letters found off every face of
-        their stack (``faces.find_strays``); ``bare`` is their squares' empty colour in this
-        image."""
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each tile's height, how far its letter lies from that height's face centre and the
+        next best height's margin (``faces.settle_heights``), after looking again for letters
+        found off every face of their stack (``faces.find_strays``); ``bare`` is their
+        squares' empty colour in this image."""
         predicted = face_centres(layout.lean, tiles.squares)
         profile = silhouettes(image, view.cells, layout.lean, tiles.squares, bare)
         find_strays(tiles, layout, gray, predicted)
@@ -543,11 +547,11 @@ def _tile_read(
     """What a square with a letter found on it shows: ``bare`` when its footprint still shows
     the board (a neighbour's face seen where a tall stack's would be), ``behind`` when a taller
     neighbour hides part of the letter, ``told`` unless its height rests on a tile thickness
-    neither the user, an agreed board nor this frame told.
+    neither the user, an agreed board nor this frame told, or on cues that leave another height
+    nearly as likely (``heights.HEIGHT_MARGIN``) with no game followed.
 
-    The square's confidence is its letter's: heights are checked against the game's history
-    (``UpwordsMatch.reconcile``), so an unsure height must not stop the referee; but a height
-    guessed from an assumed thickness is no reading, and the referee is told so.
+    The square's confidence is its letter's, but a height the view does not show is no
+    reading, and the referee is told so.
     """
     if bare:
         return SquareRead(0, "", FLOOR_CONFIDENCE)
