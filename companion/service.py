@@ -39,7 +39,7 @@ from companion.referee.session import Session
 from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store, default_path
 from companion.replay import PROFILE_FILE, folder_events, folder_settings
-from companion.samples import default_sample
+from companion.samples import default_sample, sample_games
 from companion.vision.calibration import Profile, relocate
 from companion.vision.pipeline import BoardPipeline
 from companion.web.stream import Broadcaster
@@ -380,9 +380,18 @@ def _profile_of(game: Game[Any], frames: FrameSource, profile_path: Path | None)
     the exposure and colour the reader was calibrated under."""
     folder = frames.path if isinstance(frames, FolderSource) else None
     profile = Profile.load(_profile_for(frames, folder, profile_path), game=game.id)
+    if profile_path is None and folder is not None and folder.resolve() in _bundled(game.id):
+        # what the reader learns on a bundled sample stays in memory: the shipped profile is
+        # data of the install, shared by every replay, not this table's calibration
+        profile.path = ""
     if isinstance(frames, Picamera2Source) and profile.camera_controls:
         frames.apply_controls(profile.camera_controls)
     return profile
+
+
+def _bundled(game_id: str) -> set[Path]:
+    """The bundled sample games' folders."""
+    return {path.resolve() for path in sample_games(game_id)}
 
 
 def _session_for(

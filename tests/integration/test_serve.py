@@ -105,3 +105,20 @@ def test_serve_replays_the_sample_and_resumes_after_kill_9(tmp_path: Path) -> No
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_a_bundled_sample_profile_is_never_written(tmp_path: Path) -> None:
+    """What the reader learns replaying a bundled sample stays in memory (the shipped profile is
+    the install's data); a copy of the same folder is a table's own and keeps its file."""
+    import shutil
+
+    from companion.capture.sources import FolderSource
+    from companion.games import find_game
+    from companion.service import _profile_of
+
+    game = find_game("upwords")
+    bundled = sample_games("upwords")[0]
+    assert _profile_of(game, FolderSource(bundled), None).path == ""
+    copy = tmp_path / "game"
+    shutil.copytree(bundled, copy)
+    assert _profile_of(game, FolderSource(copy), None).path == str(copy / "profile.json")
