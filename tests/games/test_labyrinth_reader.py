@@ -164,7 +164,9 @@ def test_profile_round_trip_keeps_the_reading() -> None:
     assert again.read(board).state == reader.read(board).state
 
 
-@pytest.mark.parametrize("damage", ["version", "layout", "camera", "nan", "piece", "paint"])
+@pytest.mark.parametrize(
+    "damage", ["version", "layout", "camera", "nan", "piece", "paint", "reference"]
+)
 def test_damaged_profile_is_refused(damage: str) -> None:
     params = _view("crypt", 20)[0].to_json()
     if damage == "version":
@@ -177,6 +179,8 @@ def test_damaged_profile_is_refused(damage: str) -> None:
         params["disc"] = [float("nan")] * 3
     elif damage == "paint":
         params["looks"]["figures"]["red"]["cov"] = [[1, 0, 0], [0, -1, 0], [0, 0, 1]]
+    elif damage == "reference":
+        params["reference"] = params["reference"][:-1]
     else:
         params["layout"][0][0] = "p99"
     with pytest.raises(ProfileError, match="calibrate again"):
