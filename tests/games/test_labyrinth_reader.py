@@ -21,7 +21,7 @@ from companion.games.labyrinth.model import (
     make_board,
 )
 from companion.games.labyrinth.reader import TileReader, camera_centre, read_layout
-from companion.vision.synth import Pose, Scene, random_pose, render_scene
+from companion.vision.synth import Light, Pose, Scene, random_pose, render_scene
 
 SIZE = (1280, 960)
 FIRST_LOOKS = ("crypt", "moss", "parchment", "slate", "dusk", "sand")
@@ -164,7 +164,9 @@ def test_profile_round_trip_keeps_the_reading() -> None:
     assert again.read(board).state == reader.read(board).state
 
 
-@pytest.mark.parametrize("damage", ["version", "layout", "camera", "nan", "piece", "paint"])
+@pytest.mark.parametrize(
+    "damage", ["version", "layout", "camera", "nan", "piece", "paint", "reference"]
+)
 def test_damaged_profile_is_refused(damage: str) -> None:
     params = _view("crypt", 20)[0].to_json()
     if damage == "version":
@@ -177,6 +179,8 @@ def test_damaged_profile_is_refused(damage: str) -> None:
         params["disc"] = [float("nan")] * 3
     elif damage == "paint":
         params["looks"]["figures"]["red"]["cov"] = [[1, 0, 0], [0, -1, 0], [0, 0, 1]]
+    elif damage == "reference":
+        params["reference"] = params["reference"][:-1]
     else:
         params["layout"][0][0] = "p99"
     with pytest.raises(ProfileError, match="calibrate again"):
@@ -233,3 +237,20 @@ def test_a_layout_corrected_on_the_page_is_read_against_from_then_on() -> None:
     again = TileReader.from_json(json.loads(json.dumps(reader.to_json())), GEOMETRY)
     assert again.layout == layout
     assert not again.learn_example(board, board, cell, value)
+
+
+def test_dr_bizarre_is_learned_by_a_far_camera_almost_over_his_home() -> None:
+    """A camera 13 pieces up and near his home sees his head's heights on one another: his
+    coat must still be learned, or the built-in white coat finds him on a white disc."""
+    pose = Pose(tilt_deg=2.3, tilt_axis_deg=304.0, yaw_deg=287.5, fill=0.5, offset=(-0.85, 0.0),
+                focal=0.93)  # fmt: skip
+    rng = np.random.default_rng(1)
+    scene = render_scene(GAME, start(), "soot", rng, pose=pose, light=Light(noise=4.0, jpeg=72),
+                         board_seed=12)  # fmt: skip
+    board, to_frame = rectify(scene)
+    reader = TileReader.learn(board, GEOMETRY, homography=to_frame, image_size=SIZE)
+    assert "bizarre" in reader.learned.figures
+    truth = random_board(rng, default_layout())
+    frame = render_scene(GAME, truth, "soot", rng, pose=pose, light=Light(noise=4.0, jpeg=72),
+                         board_seed=12)  # fmt: skip
+    assert _errors(truth, reader.read(rectify(frame)[0]).state) == []

@@ -6,7 +6,12 @@ against the cell's card colour gives the rotation, and the four code squares rea
 corner's frame give the piece (``catalog.py`` documents the marks).  Both margins make the
 cell's confidence.
 
-Every frame then reads, against the layout:
+Every frame is first taken back to the start image's colours (``camera_colours``: a camera
+without a lock washes colours out, lifts its black level and bends its tone curve between
+frames, and a lamp may come on), fitted on the print that never changes.  Where more of that
+print than a figure hides looks unlike the start image, something is over the board (a hand,
+an arm, a sleeve) and the reading is marked covered.  Every frame then reads, against the
+layout:
 
 - each character by the paint of its stand: pixels of that hue and strongly saturated, less
   the known lantern rings of the same colour, filtered with a head-sized disc so that a
@@ -45,6 +50,7 @@ import numpy as np
 
 from companion.errors import InputError, ProfileError, VisionError
 from companion.games.base import JSON, BoardGeometry
+from companion.games.labyrinth import camera_colours
 from companion.games.labyrinth.catalog import DISC_KINDS, PURPLE, Catalog, default_catalog
 from companion.games.labyrinth.draw import (
     BIZARRE_STAND,
@@ -87,9 +93,10 @@ from companion.vision.camera import camera_centre as pose_centre
 
 log = logging.getLogger(__name__)
 
-VERSION = 2
+VERSION = 3
 """2 adds the looks learned from the start image; a version 1 profile reads by the built-in
-assumptions (``HUES``, the white coat) as it did."""
+assumptions (``HUES``, the white coat) as it did.  3 adds the start image's block colours
+(``camera_colours``); a version 2 profile reads every frame in its own colours, as it did."""
 TRIANGLE_CORE = ((0.035, 0.035), (0.07, 0.035), (0.035, 0.07), (0.05, 0.05), (0.025, 0.06))
 """Points deep inside the identity triangle (piece coordinates), clear of the seam."""
 MIN_INK = 25.0
@@ -127,8 +134,21 @@ REACH = 0.2
 crowd offset and wobble (0.07) and the stand (0.09), with room."""
 TOP = (0.3, 0.35, 0.4)
 """Heights (cells) of Dr. Bizarre's head, where the start image shows his own colour."""
-TOP_RADIUS = 0.035
-"""Radius (cells) sampled round his head's leaned centre: inside the 0.055 head."""
+TOP_RADIUS = 0.045
+"""Radius (cells) sampled round his head's leaned centre: inside the 0.055 head.  With the
+camera almost over his home the three heights' circles fall on one another, and 0.035 gave 13
+pixels, too few to learn him from (a tuned look's camera: his coat then went unlearned and the
+built-in white coat found him on every white disc, 19 of 168 cells wrong)."""
+UNLIKE = 0.25
+"""Log-colour residual (largest channel) past which a print block shows something else: the
+print itself stays under about 0.07 once its colours are taken back (``camera_colours``)."""
+COVER_BLOCKS = 16
+"""Print blocks unlike the start (outside the figures found) that make the board covered: a
+quarter of a piece.  On the tuned looks' drifting renders (7 looks, 8 frames each, no camera
+lock) frames with nothing over the board showed at most 2 such blocks, frames with an arm over
+it at least 47."""
+DISC_SHADOW = 0.04
+"""Reach (cells) of a disc's shadow and blur beyond its rim."""
 START_STACK = 0.17
 """Radius (cells) round the start space's leaned column holding the crowded characters."""
 
@@ -263,9 +283,12 @@ class TileReader(Reader[Board]):
         home: np.ndarray,
         catalog: Catalog | None = None,
         learned: Learned | None = None,
+        reference: np.ndarray | None = None,
     ) -> None:
         self.geometry = geometry
         self.learned = learned or Learned()
+        # kept as the profile keeps it (whole levels), so a reloaded reader reads the same
+        self.reference = None if reference is None else np.round(reference).astype(np.float32)
         self.catalog = catalog or default_catalog()
         self.camera = np.asarray(camera, np.float64).reshape(3)
         self.layout = layout
@@ -324,6 +347,23 @@ class TileReader(Reader[Board]):
                         if c in self.learned.prints}  # fmt: skip
         self._unprinted = {name: self._lantern_mask(self._printed_like(paint)).astype(bool)
                        for name, paint in self.learned.figures.items()}  # fmt: skip
+        self._prepare_print(centres)
+
+    def _prepare_print(self, disc_centres: np.ndarray) -> None:
+        """The blocks whose print every frame shows as the start image did: all but the disc
+        spaces (a disc taken changes them) and the places of the figures in the start image
+        (the crowd on the start space, Dr. Bizarre at home)."""
+        graph = self.graph
+        changing = self._columns(disc_centres, DISC_RADIUS + DISC_SHADOW, (0.0,))
+        changing |= self._columns(np.asarray(graph.points[graph.start]), START_STACK + 0.05)
+        if graph.home:
+            changing |= self._columns(np.asarray(graph.points[graph.home]), BODY_RADIUS + 0.02)
+        block = camera_colours.BLOCK
+        height, width = changing.shape
+        rows, cols = height // block, width // block
+        by_block = changing[: rows * block, : cols * block].reshape(rows, block, cols, block)
+        self._print = np.flatnonzero(~by_block.any(axis=(1, 3)))
+        self._block_where = camera_colours.positions((rows, cols))
 
     def _printed_like(self, paint: Paint) -> tuple[str, ...]:
         """The lantern colours printed in ``paint`` itself (each colour's mean within the
@@ -405,7 +445,10 @@ class TileReader(Reader[Board]):
         home = np.median(flat[ring], axis=0) / np.maximum(card[probe._home_cell], 1.0)
         if PURPLE in learned.prints:  # the lanterns' purple, as an empty home shows it whole
             home = np.exp(learned.prints[PURPLE].mean)
-        return cls(geometry, camera, layout, confidence, disc, empty, home, catalog, learned)
+        reference = camera_colours.shrink(board_img)
+        return cls(
+            geometry, camera, layout, confidence, disc, empty, home, catalog, learned, reference
+        )
 
     def _learn_looks(self, board_img: np.ndarray) -> Learned:
         """The figures' paints and the bare board's colours, from the start image."""
@@ -453,19 +496,13 @@ class TileReader(Reader[Board]):
         return disc, empty, float(np.mean(labels == disc_group))
 
     def relearn_layout(self, board_img: np.ndarray) -> TileReader:
-        """The same camera and colours with the layout read afresh (a newly built labyrinth)."""
+        """The same camera and colours with the layout read afresh (a newly built labyrinth);
+        its print is what later frames' colours are taken back to (the learned looks are
+        ratios to the card, which a light change between the two images leaves alone)."""
         layout, confidence = read_layout(board_img, self.geometry, self.catalog)
-        return TileReader(
-            self.geometry,
-            self.camera,
-            layout,
-            confidence,
-            self.disc,
-            self.empty,
-            self.home,
-            self.catalog,
-            self.learned,
-        )
+        reference = None if self.reference is None else camera_colours.shrink(board_img)
+        return TileReader(self.geometry, self.camera, layout, confidence, self.disc, self.empty,
+                          self.home, self.catalog, self.learned, reference)  # fmt: skip
 
     @classmethod
     def from_json(
@@ -474,11 +511,17 @@ class TileReader(Reader[Board]):
         """Rebuild from ``to_json``; ``ProfileError`` when anything is missing or malformed."""
         catalog = catalog or default_catalog()
         try:
-            if params.get("version") not in (1, VERSION):
+            if params.get("version") not in (1, 2, VERSION):
                 raise ValueError(f"version {params.get('version')!r}")
             learned = Learned()
-            if params["version"] == VERSION:
+            if params["version"] >= 2:
                 learned = Learned.from_json(params["looks"], (*CHARACTER_COLOURS, "bizarre"))
+            reference = None
+            if params["version"] >= 3:
+                reference = np.array(params["reference"], np.float32)
+                shape = (*(n // camera_colours.BLOCK for n in geometry.size[::-1]), 3)
+                if reference.shape != shape or not ((reference >= 0) & (reference <= 255)).all():
+                    raise ValueError("reference")
             values = {}
             for key in ("camera", "disc", "empty", "home"):
                 arr = np.array(params[key], dtype=np.float64)
@@ -502,11 +545,12 @@ class TileReader(Reader[Board]):
                 f"the labyrinth layout in the profile is impossible ({err}): calibrate again"
             ) from None
         return cls(geometry, values["camera"], layout, confidence, values["disc"],
-                   values["empty"], values["home"], catalog, learned)  # fmt: skip
+                   values["empty"], values["home"], catalog, learned, reference)  # fmt: skip
 
     def to_json(self) -> JSON:
+        # a reader loaded from a version 2 profile has no start colours to write
         return {
-            "version": VERSION,
+            "version": VERSION if self.reference is not None else 2,
             "camera": np.round(self.camera, 4).tolist(),
             "layout": [[p.piece, p.row, p.col, p.rotation] for p in self.layout],
             "layout_confidence": np.round(self.layout_confidence, 3).tolist(),
@@ -514,6 +558,9 @@ class TileReader(Reader[Board]):
             "empty": np.round(self.empty, 4).tolist(),
             "home": np.round(self.home, 4).tolist(),
             "looks": self.learned.to_json(),
+            **(
+                {} if self.reference is None else {"reference": self.reference.astype(int).tolist()}
+            ),
         }
 
     def learn_example(self, frame: np.ndarray, board: np.ndarray, cell: str, value: str) -> bool:
@@ -549,9 +596,13 @@ class TileReader(Reader[Board]):
 
     def read(self, board_img: np.ndarray) -> Reading:
         _check_image(board_img, self.geometry)
+        unlike = None
+        if self.reference is not None:
+            board_img, unlike = self._in_start_colours(board_img)
         card = self._card(board_img)
         spots, figure_conf = self._figures(board_img, card)
         hidden = self._hidden(spots)
+        covered = unlike is not None and self._covered(unlike, hidden)
         ratios, seen = self._disc_ratios(board_img, card, hidden)
         to_disc = np.linalg.norm(ratios - self.disc, axis=1)
         to_empty = np.linalg.norm(ratios - self._empties, axis=1)
@@ -576,7 +627,29 @@ class TileReader(Reader[Board]):
         state = make_board(self.layout, characters, bizarre, discs)
         parts = [figure_conf, disc_conf, self.layout_confidence]
         confidence = np.concatenate(parts).astype(np.float64)
-        return Reading(state=state, confidence=confidence)
+        note = "something is over the board" if covered else ""
+        return Reading(state=state, confidence=confidence, covered=covered, note=note)
+
+    def _in_start_colours(self, board_img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The board as the start image's light and camera would have shown it, and the
+        print blocks (``_print``) it shows unlike the start image."""
+        assert self.reference is not None
+        blocks = camera_colours.shrink(board_img).reshape(-1, 3)[self._print]
+        known = self.reference.reshape(-1, 3)[self._print]
+        where = self._block_where[self._print]
+        colour_map = camera_colours.fit(blocks, known, where)
+        off = camera_colours.residual(colour_map, blocks, known, where) > UNLIKE
+        return camera_colours.undo(colour_map, board_img), off
+
+    def _covered(self, unlike: np.ndarray, hidden: np.ndarray) -> bool:
+        """Whether more of the print than a figure hides looks unlike the start image, where
+        no figure found stands: a hand, an arm, a sleeve."""
+        block = camera_colours.BLOCK
+        height, width = self.geometry.size[1], self.geometry.size[0]
+        rows, cols = height // block, width // block
+        figures = hidden.reshape(height, width)[: rows * block, : cols * block]
+        figures = figures.reshape(rows, block, cols, block).any(axis=(1, 3)).reshape(-1)
+        return int((unlike & ~figures[self._print]).sum()) >= COVER_BLOCKS
 
     def _card_brightness(self, board_img: np.ndarray) -> np.ndarray:
         """The card's brightness (HSV value) at every pixel, from quarter cells interpolated,
