@@ -81,8 +81,7 @@ class UpwordsLab(Lab[Board]):
         }
 
     def extra_bench(self, *, boards: int, seed: int) -> list[str]:
-        # Tesseract, real crops and drifting renders: only when the bench asks
-        from companion.games.upwords.drift_bench import drift_report
+        # Tesseract and real crops: only when the bench asks
         from companion.games.upwords.ocr_bench import compare
         from companion.games.upwords.real_letters import real_crops_report
 
@@ -91,5 +90,4 @@ class UpwordsLab(Lab[Board]):
             *compare(self.game, boards=max(2, boards // 10), seed=seed),
             "letter reader on real Scrabble tile crops (never trained or tuned on):",
             *real_crops_report(SOURCE_ROOT),
-            *drift_report(self.game, seed=seed),
         ]
