@@ -504,6 +504,11 @@ class TileReader(Reader[Position]):
         """
         _check_image(board_img, self.geometry)
         flat = board_img.reshape(-1, 3).astype(np.float32)
+        # peg paint in the frame's own colours: the colour map, fitted on the board's few
+        # hues, can throw a paint of another hue off (the light patches' gain is enough)
+        paint = self._bases(
+            flat, flat[self._patch_idx].mean(axis=1) / np.maximum(self.patches, 1.0)
+        )
         washed = 1.0
         if len(self._ref_idx):
             seen = colour_map.colours_at(board_img, self._ref_idx)
@@ -513,11 +518,11 @@ class TileReader(Reader[Position]):
         patches = flat[self._patch_idx].mean(axis=1)
         gain = patches / np.maximum(self.patches, 1.0)
         bases = self._bases(flat, gain)
-        runners, place_conf = self._runners(bases)
+        runners, place_conf = self._runners(bases, paint)
         shade = self._shade(bases, runners)
         faces, tile_conf, pocket, unsure, ink = self._tiles(flat, gain, shade, runners, bases)
         washed = min(washed, _washout(ink[None], self.path[None]))
-        odd = self._odd(bases, runners, washed)
+        odd = self._odd(paint, runners, washed)
         spaces = dict(zip(self.board.spaces, faces[:17], strict=True))
         pocket_tile = None if faces[17] is None else faces[17][0]
         state = Position.make(spaces, runners, pocket_tile)
@@ -532,10 +537,11 @@ class TileReader(Reader[Position]):
         local = np.einsum("pk,kc->pc", self._place_w[:, 0], gain)
         return np.median(flat[self._place_idx], axis=1) / np.maximum(local, 0.05)
 
-    def _runners(self, colour: np.ndarray) -> tuple[dict[str, str], np.ndarray]:
-        """A stop holds a peg when its base colour is far from the bare stop's; a circle when
-        its centre is saturated (pegs are bright paint, a circle's centre is pale).  The paint
-        is the one whose hue, as learned from the start image, is nearest."""
+    def _runners(self, colour: np.ndarray, paint: np.ndarray) -> tuple[dict[str, str], np.ndarray]:
+        """A stop holds a peg when its base colour (``colour``, in calibration's colours) is
+        far from the bare stop's; a circle when its centre is saturated (pegs are bright
+        paint, a circle's centre is pale).  The paint is the one whose hue, as learned from
+        the start image, is nearest to the base's in the frame's own colours (``paint``)."""
         nstops = len(self.board.stops)
         distance = np.linalg.norm(colour - self.bare, axis=1) / np.maximum(
             np.linalg.norm(self.bare, axis=1), 1.0
@@ -545,7 +551,7 @@ class TileReader(Reader[Position]):
         # both scores are on the scale of EMPTY_SCORE: circles by how saturated they are
         circles = (saturation - PALE) / 0.4 + EMPTY_SCORE
         score = np.where(np.arange(len(colour)) < nstops, np.maximum(distance, lift), circles)
-        hue = _hue(colour)
+        hue = _hue(paint)
         paints = dict(zip(HUES, self.hues.tolist(), strict=True))
         runners: dict[str, str] = {}
         conf = np.clip(np.abs(score - EMPTY_SCORE) / EMPTY_SCORE * 2, 0, 1)
@@ -561,8 +567,7 @@ class TileReader(Reader[Position]):
     def _odd(self, colour: np.ndarray, runners: dict[str, str], washed: float) -> list[str]:
         """The runners that are no peg but a hand: not as saturated as peg paint or not of
         its hues.  Paint counts as saturated down to ``PEG_SATURATION`` times ``washed``, the
-        frame's washing out of colours (the colour map takes the board's own colours back,
-        not those of a peg's other hue)."""
+        frame's washing out of colours; ``colour`` is each base in the frame's own colours."""
         if not runners:
             return []
         paints = dict(zip(HUES, self.hues.tolist(), strict=True))
