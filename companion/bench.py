@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from companion.capture.sources import Frame
+from companion.drift_bench import drift_report
 from companion.errors import CompanionError
 from companion.games.base import Game, S
 from companion.games.reading import Reading
@@ -395,6 +396,11 @@ def _rules(game: Game[Any], timer: _Timer) -> None:
                 timer.timed("rules (judge)", match.judge, state)
 
 
+DRIFT_GAMES = 2
+DRIFT_FRAMES = 8
+"""Drifting games filmed and frames read in each, fewer when the run reads fewer poses or
+boards per pose (a quick run stays quick)."""
+
 TEACH_BOARDS = 6
 """Boards read per unseen look before and after teaching."""
 
@@ -484,7 +490,13 @@ def run_bench(
                 f"({accuracy['played_wrong'] / played:.4%}); the rest came from memory or "
                 "were read afresh"
             )
-    for line in (*_teaching(game, seed), *game.lab.extra_bench(boards=boards, seed=seed)):
+    drift = drift_report(
+        game,
+        seed=seed,
+        games=max(1, min(DRIFT_GAMES, poses)),
+        frames=max(2, min(DRIFT_FRAMES, boards // max(poses, 1))),
+    )
+    for line in (*_teaching(game, seed), *drift, *game.lab.extra_bench(boards=boards, seed=seed)):
         print(line)
     print(
         f"sample games: {samples['sample_moves_right']}/{samples['sample_moves']} verdicts "

@@ -19,8 +19,10 @@ import numpy as np
 
 from companion.games.base import Game, S
 from companion.games.lab import Layer
+from companion.games.reading import Reader
 from companion.vision.lens import Lens
 from companion.vision.markers import CORNER_IDS, marker_image
+from companion.vision.rectify import Rectifier
 
 LENS_GRID_PX = 8
 """Spacing of the frame points the lens is undone at when rendering through it; in between the
@@ -754,3 +756,23 @@ def encode_jpeg(image: np.ndarray, quality: int = 85) -> bytes:
     if not ok:
         raise ValueError("could not encode the image as JPEG")
     return buf.tobytes()
+
+
+def calibrated_reader(
+    game: Game[S], look: str, pose: Pose, light: Light, seed: int
+) -> tuple[Reader[S], Rectifier]:
+    """The reader ``companion calibrate`` would make from a start-position frame of this
+    camera, and the camera's rectifier: the benches' sections that film their own games start
+    from it, as a table does."""
+    rng = np.random.default_rng(seed)
+    start = render_scene(
+        game, game.start_state(), look, rng, pose=pose, light=light, board_seed=seed
+    )
+    rectifier = Rectifier(start.corners, game.geometry)
+    reader = game.reader.learn(
+        rectifier(start.image),
+        game.geometry,
+        homography=rectifier.homography,
+        image_size=start.image.shape[1::-1],
+    )
+    return reader, rectifier

@@ -111,10 +111,25 @@ def test_profile_round_trip_keeps_the_reading() -> None:
     assert again.read(board).state == reader.read(board).state
 
 
-@pytest.mark.parametrize("damage", ["version", "backs", "camera", "nan"])
+def test_a_version_3_profile_reads_with_no_colour_map() -> None:
+    """Profiles made before the colour map kept no reference points: they read each frame in
+    its own colours, as they did."""
+    params = _view("walnut", 11)[0].to_json()
+    del params["references"]
+    params["version"] = 3
+    reader = TileReader.from_json(params, GEOMETRY)
+    rng = np.random.default_rng(3)
+    truth = random_position(rng)
+    reading = reader.read(rectify(_frame("walnut", 11, truth, rng))[0])
+    assert _errors(truth, reading.state) == ([], []) and not reading.covered
+
+
+@pytest.mark.parametrize("damage", ["version", "backs", "camera", "nan", "references"])
 def test_damaged_profile_is_refused(damage: str) -> None:
     params = _view("kadon", 10)[0].to_json()
-    if damage == "version":
+    if damage == "references":
+        params["references"][3][0] = -7  # a point outside the rectified image
+    elif damage == "version":
         params["version"] = 99
     elif damage == "backs":
         params["backs"] = params["backs"][:5]

@@ -46,10 +46,12 @@ from numpy.typing import ArrayLike
 
 from companion.errors import ProfileError, VisionError
 from companion.games.base import JSON, BoardGeometry
+from companion.games.octiles import colour_map
 from companion.games.octiles.draw import (
     HALF,
     PEG_HEIGHT,
     PEG_RADIUS,
+    POCKET_RADIUS,
     TILE_APOTHEM,
     WELL_APOTHEM,
     chord_curve,
@@ -61,9 +63,11 @@ from companion.vision.camera import camera_centre as pose_centre
 
 log = logging.getLogger(__name__)
 
-VERSION = 3
-"""Version 3 adds the back print and the runner hues learned from the start image; a version 2
-profile still reads, with plain backs of its learned colours and the standard hues."""
+VERSION = 4
+"""Version 4 adds the reference points of the bare board (``colour_map``), version 3 the back
+print and the runner hues learned from the start image.  A version 3 profile reads each frame
+in its own colours (no map back to calibration's); a version 2 profile also with plain backs
+of its learned colours and the standard hues."""
 SAMPLE_APOTHEM = 0.42
 """Tile pixels are sampled inside this apothem (pitches), clear of the well's rim."""
 BASE_RADIUS = 0.07
@@ -135,6 +139,23 @@ SEEN_AT_ALL = 0.05
 SEEN_ENOUGH = 0.3
 """Shares of a space's samples left visible by pegs: below the first nothing is read, below
 the second the reading is a guess with no confidence (the referee asks if it changed)."""
+WASHOUT_CHROMA = 0.15
+MIN_WASHOUT = 0.35
+"""A frame's colours are washed out by the smaller of two ratios of saturation, frame to
+calibration: its bare board's (the reference points of the colour map, in the frame's own
+colours) and its tiles' ink (as the colour map takes it; against the pocket tile's at
+calibration), each where calibration's has colour at all (saturation above the first; a grey
+board or black ink tells nothing and counts as 1); at least the second (drifting webcams
+washed colours out to 0.45 of their saturation, a lifted black level takes a bit more)."""
+MIN_BACKS = 2
+BACKS_AGREE = 0.15
+"""Spaces showing no chords whose colours agree (log ratio to the back print within the
+second, per channel: a back's own shade varies by about 0.1 across the board) needed to take
+the frame's own back colour (one alone could be a hand)."""
+CLEAR_OF_WELL = 0.1
+"""Reference points of the colour map lie this far (pitches) outside the wells and the
+pocket: a tile lying off its well's centre (up to 0.04) or a thick tile's side (the thickest
+edition's 0.07 seen at 35 degrees) reaches no nearer."""
 
 
 # --- geometry -----------------------------------------------------------------------------------
@@ -275,6 +296,7 @@ class TileReader(Reader[Position]):
         back_print: np.ndarray | None = None,
         hues: np.ndarray | None = None,
         board: BoardGraph | None = None,
+        references: np.ndarray | None = None,
     ) -> None:
         _check_geometry(geometry)
         self.geometry = geometry
@@ -291,6 +313,12 @@ class TileReader(Reader[Position]):
         self.back_print = np.asarray(back_print, np.float32).reshape(samples, 3)
         self.hues = np.asarray(list(HUES.values()) if hues is None else hues, np.float32)
         self.hues = self.hues.reshape(len(HUES))
+        self.references = np.zeros((0, 4)) if references is None else np.asarray(references)
+        """Per reference point of the bare board: its flat index and calibration's colour
+        (none in a version 3 profile)."""
+        self.references = self.references.astype(np.float64).reshape(-1, 4)
+        self._ref_idx = self.references[:, 0].astype(np.int64)
+        self._ref_colours = self.references[:, 1:].astype(np.float32)
         self._prepare()
 
     def _prepare(self) -> None:
@@ -321,6 +349,12 @@ class TileReader(Reader[Position]):
         self._tall_outlines = [self._peg_outline(board.coords[p], TALL) for p in places]
         # weights of the light patches at every tile sample and place
         self._tile_w = _bilinear(geo, self._tile_px)
+        # the pixels a reading looks at: only these are mapped to calibration's colours
+        self._used = np.unique(
+            np.concatenate(
+                [self._tile_idx.ravel(), self._place_idx.ravel(), self._patch_idx.ravel()]
+            )
+        )
         self._place_w = _bilinear(geo, self._place_px[:, None, :])
         # the stops that touch each space: light probes beside it when bare
         stops = np.array([board.coords[s] for s in board.stops])
@@ -386,11 +420,35 @@ class TileReader(Reader[Position]):
         hues = _learned_hues(circles, [COLOURS[c[1]] for c in board.circles])
         # a circle's centre under a peg is unknown: take a pale grey of the circles' brightness
         circles[:] = circles.mean(axis=1, keepdims=True)
+        index = colour_map.reference_points(board_img, probe._bare_board())
+        references = np.column_stack([index, colour_map.colours_at(board_img, index)])
         log.info(
-            "octiles reader learned: camera at (%.2f, %.2f, %.2f) P",
+            "octiles reader learned: camera at (%.2f, %.2f, %.2f) P, %d colour references",
             *camera,
+            len(index),
         )
-        return cls(geometry, camera, patches, backs, face, path, bare, back_print, hues, board)
+        return cls(
+            geometry, camera, patches, backs, face, path, bare, back_print, hues, board,
+            references,
+        )  # fmt: skip
+
+    def _bare_board(self) -> np.ndarray:
+        """Mask of the rectified image where no tile lies: the board around the wells and
+        the pocket.  The runners on their circles in the start image count too: a runner
+        stays on its circle for much of a game, and their paints are the only colours of
+        other hues than the board's (the map's fit drops the circles a runner has left)."""
+        width, height = self.geometry.size
+        mask = np.ones((height, width), np.uint8)
+        cell = self.geometry.cell_px
+        for space in self.board.spaces:
+            well = _octagon_offsets(WELL_APOTHEM + CLEAR_OF_WELL, 0.05) + self.board.coords[space]
+            hull = cv2.convexHull(np.round(_to_px(self.geometry, well)).astype(np.int32))
+            cv2.fillConvexPoly(mask, hull, 0)
+        pocket = np.round(_to_px(self.geometry, self.board.pocket)[0]).astype(int)
+        cv2.circle(
+            mask, tuple(pocket.tolist()), round((POCKET_RADIUS + CLEAR_OF_WELL) * cell), 0, -1
+        )
+        return mask.astype(bool)
 
     @classmethod
     def from_json(cls, params: JSON, geometry: BoardGeometry) -> TileReader:
@@ -403,9 +461,9 @@ class TileReader(Reader[Position]):
         samples = len(_octagon_offsets(SAMPLE_APOTHEM, 2.0 / geometry.cell_px))
         try:
             version = params.get("version")
-            if version not in (2, VERSION):
+            if version not in (2, 3, VERSION):
                 raise ValueError(f"version {version!r}")
-            if version == VERSION:
+            if version >= 3:
                 shapes.update({"back_print": (samples, 3), "hues": (len(HUES),)})
             values: dict[str, Any] = {}
             for key, shape in shapes.items():
@@ -413,6 +471,8 @@ class TileReader(Reader[Position]):
                 if arr.shape != shape or not np.isfinite(arr).all():
                     raise ValueError(key)
                 values[key] = arr
+            if version == VERSION:
+                values["references"] = _references(params["references"], geometry)
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise ProfileError(
                 f"the octiles reader settings in the profile are damaged ({err}): calibrate again"
@@ -430,6 +490,10 @@ class TileReader(Reader[Position]):
             "bare": np.round(self.bare, 2).tolist(),
             "back_print": np.round(self.back_print, 1).tolist(),
             "hues": np.round(self.hues, 2).tolist(),
+            "references": [
+                [int(i), *np.round(c, 1).tolist()]
+                for i, c in zip(self._ref_idx, self._ref_colours, strict=True)
+            ],
         }
 
     # --- reading ------------------------------------------------------------------------------
@@ -440,12 +504,25 @@ class TileReader(Reader[Position]):
         """
         _check_image(board_img, self.geometry)
         flat = board_img.reshape(-1, 3).astype(np.float32)
+        # peg paint in the frame's own colours: the colour map, fitted on the board's few
+        # hues, can throw a paint of another hue off (the light patches' gain is enough)
+        paint = self._bases(
+            flat, flat[self._patch_idx].mean(axis=1) / np.maximum(self.patches, 1.0)
+        )
+        washed = 1.0
+        if len(self._ref_idx):
+            seen = colour_map.colours_at(board_img, self._ref_idx)
+            mapping = colour_map.fit(seen, self._ref_colours)
+            flat[self._used] = colour_map.apply(mapping, flat[self._used])
+            washed = _washout(seen, self._ref_colours)
         patches = flat[self._patch_idx].mean(axis=1)
         gain = patches / np.maximum(self.patches, 1.0)
         bases = self._bases(flat, gain)
-        runners, place_conf, odd = self._runners(bases)
+        runners, place_conf = self._runners(bases, paint)
         shade = self._shade(bases, runners)
-        faces, tile_conf, pocket, unsure = self._tiles(flat, gain, shade, runners, bases)
+        faces, tile_conf, pocket, unsure, ink = self._tiles(flat, gain, shade, runners, bases)
+        washed = min(washed, _washout(ink[None], self.path[None]))
+        odd = self._odd(paint, runners, washed)
         spaces = dict(zip(self.board.spaces, faces[:17], strict=True))
         pocket_tile = None if faces[17] is None else faces[17][0]
         state = Position.make(spaces, runners, pocket_tile)
@@ -460,10 +537,11 @@ class TileReader(Reader[Position]):
         local = np.einsum("pk,kc->pc", self._place_w[:, 0], gain)
         return np.median(flat[self._place_idx], axis=1) / np.maximum(local, 0.05)
 
-    def _runners(self, colour: np.ndarray) -> tuple[dict[str, str], np.ndarray, list[str]]:
-        """A stop holds a peg when its base colour is far from the bare stop's; a circle when
-        its centre is saturated (pegs are bright paint, a circle's centre is pale).  The paint
-        is the one whose hue, as learned from the start image, is nearest."""
+    def _runners(self, colour: np.ndarray, paint: np.ndarray) -> tuple[dict[str, str], np.ndarray]:
+        """A stop holds a peg when its base colour (``colour``, in calibration's colours) is
+        far from the bare stop's; a circle when its centre is saturated (pegs are bright
+        paint, a circle's centre is pale).  The paint is the one whose hue, as learned from
+        the start image, is nearest to the base's in the frame's own colours (``paint``)."""
         nstops = len(self.board.stops)
         distance = np.linalg.norm(colour - self.bare, axis=1) / np.maximum(
             np.linalg.norm(self.bare, axis=1), 1.0
@@ -473,7 +551,7 @@ class TileReader(Reader[Position]):
         # both scores are on the scale of EMPTY_SCORE: circles by how saturated they are
         circles = (saturation - PALE) / 0.4 + EMPTY_SCORE
         score = np.where(np.arange(len(colour)) < nstops, np.maximum(distance, lift), circles)
-        hue = _hue(colour)
+        hue = _hue(paint)
         paints = dict(zip(HUES, self.hues.tolist(), strict=True))
         runners: dict[str, str] = {}
         conf = np.clip(np.abs(score - EMPTY_SCORE) / EMPTY_SCORE * 2, 0, 1)
@@ -484,13 +562,22 @@ class TileReader(Reader[Position]):
                 runners[place] = best
                 second = sorted(gaps.values())[1]
                 conf[i] = min(conf[i], float(np.clip((second - gaps[best]) / 20.0, 0, 1)))
-        # a hand is neither as saturated as peg paint nor of its hues
-        odd = [
-            place for place in runners
-            if _hue_gap(hue[self._place_index[place]], paints[runners[place]]) > HUE_TOLERANCE
-            or saturation[self._place_index[place]] < PEG_SATURATION
-        ]  # fmt: skip
-        return runners, conf, odd
+        return runners, conf
+
+    def _odd(self, colour: np.ndarray, runners: dict[str, str], washed: float) -> list[str]:
+        """The runners that are no peg but a hand: not as saturated as peg paint or not of
+        its hues.  Paint counts as saturated down to ``PEG_SATURATION`` times ``washed``, the
+        frame's washing out of colours; ``colour`` is each base in the frame's own colours."""
+        if not runners:
+            return []
+        paints = dict(zip(HUES, self.hues.tolist(), strict=True))
+        index = [self._place_index[place] for place in runners]
+        hue, saturation = _hue(colour[index]), _saturation(colour[index])
+        return [
+            place
+            for place, h, s in zip(runners, hue, saturation, strict=True)
+            if _hue_gap(h, paints[runners[place]]) > HUE_TOLERANCE or s < PEG_SATURATION * washed
+        ]
 
     def _shade(self, bases: np.ndarray, runners: dict[str, str]) -> np.ndarray:
         """Per space, the light the patches' field misses (a soft shadow, a lamp's pool), as
@@ -534,9 +621,10 @@ class TileReader(Reader[Position]):
         shade: np.ndarray,
         runners: dict[str, str],
         bases: np.ndarray,
-    ) -> tuple[list[tuple[int, int] | None], np.ndarray, float, list[str]]:
-        """Faces of the 17 spaces and the pocket, their confidences, the pocket's, and the
-        spaces that show neither a back nor any tile (something lies over them)."""
+    ) -> tuple[list[tuple[int, int] | None], np.ndarray, float, list[str], np.ndarray]:
+        """Faces of the 17 spaces and the pocket, their confidences, the pocket's, the
+        spaces that show neither a back nor any tile (something lies over them), and the ink
+        colour the frame's tiles show."""
         local = np.einsum("tsk,kc->tsc", self._tile_w, gain) * shade[:, None, :]
         pix = flat[self._tile_idx] / np.maximum(local, 0.05)
         seen = ~self._hidden(runners, bases, pix)
@@ -549,6 +637,7 @@ class TileReader(Reader[Position]):
         scores = self._scores(pix, seen, readable, width, colours)
         templates = self._templates[width]
         colours = self._colours_seen(pix, seen, scores, templates)
+        backs = self._backs_seen(pix, seen, scores)
         faces: list[tuple[int, int] | None] = []
         conf = np.zeros(18)
         unsure: list[str] = []
@@ -557,13 +646,15 @@ class TileReader(Reader[Position]):
                 faces.append(None)
                 continue
             visible = templates[:, keep]
-            face, conf[t], covered = self._face(t, pix[t][keep], keep, found, visible, colours)
+            face, conf[t], covered = self._face(
+                t, pix[t][keep], keep, found, visible, colours, backs
+            )
             faces.append(face)
             if covered:
                 unsure.append(self.board.spaces[t])
             elif keep.mean() < SEEN_ENOUGH:
                 conf[t] = 0.0  # mostly under pegs: a guess, to be asked about if it changed
-        return faces, conf, conf[17], unsure
+        return faces, conf, conf[17], unsure, colours[1]
 
     def _scores(
         self,
@@ -639,6 +730,33 @@ class TileReader(Reader[Position]):
             return self.face, self.path
         return np.median(np.concatenate(face), axis=0), np.median(np.concatenate(ink), axis=0)
 
+    def _backs_seen(
+        self, pix: np.ndarray, seen: np.ndarray, scores: list[np.ndarray | None]
+    ) -> np.ndarray:
+        """Per channel, this frame's backs over the back print's colours in the start image.
+        The colour map fitted on the bare board is right near the board's colours; a back of
+        another hue comes out off where the camera washes colours out or clips them.  Each
+        space that shows no chords even faintly (correlating less than ``COVERED_SCORE`` with
+        every look) gives a ratio; the backs are the ratios within ``BACKS_AGREE`` of the one
+        nearest 1 (the map's own guess), so that a hand over a few spaces stays apart; their
+        median, when there are ``MIN_BACKS`` of them, else 1."""
+        ratios = np.array(
+            [
+                np.median(pix[t][seen[t]], axis=0)
+                / np.maximum(np.median(self._back_models[t][seen[t]], axis=0), 1.0)
+                for t, found in enumerate(scores[:17])
+                if found is not None and found.max() < COVERED_SCORE
+            ]
+        ).reshape(-1, 3)
+        logs = np.log(np.maximum(ratios, 1e-3))
+        if len(logs) == 0:
+            return np.ones(3, np.float32)
+        nearest = logs[np.argmin(np.abs(logs).max(axis=1))]
+        agree = ratios[np.abs(logs - nearest).max(axis=1) < BACKS_AGREE]
+        if len(agree) < MIN_BACKS:
+            return np.ones(3, np.float32)
+        return np.asarray(np.median(agree, axis=0), np.float32)
+
     def _face(
         self,
         t: int,
@@ -647,10 +765,12 @@ class TileReader(Reader[Position]):
         scores: np.ndarray,
         templates: np.ndarray,
         colours: tuple[np.ndarray, np.ndarray],
+        backs: np.ndarray,
     ) -> tuple[tuple[int, int] | None, float, bool]:
         """(face, confidence, covered) of space ``t`` (17: the pocket) from its visible pixels
         ``pix`` (``keep`` says which samples they are), their correlation with every look, the
-        looks' templates at those samples, and the frame's (face, ink) colours.
+        looks' templates at those samples, the frame's (face, ink) colours and its backs' gain
+        on the back print (``_backs_seen``).
 
         Two models of the pixels compete: a face-up tile (every pixel on the line from the
         frame's face colour to its ink) and the back print learned from the start image (in
@@ -674,7 +794,7 @@ class TileReader(Reader[Position]):
             return looks[top], up, False
         scale = max(float(np.linalg.norm(ink - face)), MIN_CONTRAST)
         miss_up = _misfit(_off_line(pix, face, ink), scale)
-        miss_back = _misfit(_off_print(pix, self._back_models[t][keep]), scale)
+        miss_back = _misfit(_off_print(pix, self._back_models[t][keep] * backs), scale)
         if best < CHORDS and min(miss_up, miss_back) > STRANGE:
             return None, 0.0, True  # no chords show, and neither colour model fits
         vote = miss_back - miss_up  # > 0: a face-up tile explains the pixels better
@@ -749,6 +869,29 @@ def _learned_hues(colours: np.ndarray, names: list[str]) -> np.ndarray:
         offsets = (hue[mine] - standard + 90.0) % 180.0 - 90.0
         learned.append((standard + float(np.median(offsets))) % 180.0)
     return np.array(learned, np.float32)
+
+
+def _washout(seen: np.ndarray, known: np.ndarray) -> float:
+    """How far a frame's colours are washed out against calibration's (1: not at all): the
+    median saturation of colours ``seen`` in the frame over that of the same places
+    ``known`` at calibration, when those have colour at all."""
+    before = float(np.median(_saturation(known)))
+    if before < WASHOUT_CHROMA:
+        return 1.0
+    return float(np.clip(np.median(_saturation(seen)) / before, MIN_WASHOUT, 1.0))
+
+
+def _references(value: Any, geometry: BoardGeometry) -> np.ndarray:
+    """A profile's reference points checked: rows of (flat index inside the rectified image,
+    blue, green, red)."""
+    arr = np.array(value, dtype=np.float64)
+    width, height = geometry.size
+    if arr.ndim != 2 or arr.shape[1] != 4 or not np.isfinite(arr).all():
+        raise ValueError("references")
+    index = arr[:, 0]
+    if ((index < 0) | (index >= width * height) | (index != np.round(index))).any():
+        raise ValueError("references")
+    return arr
 
 
 def _flat_index(points: np.ndarray, width: int, height: int) -> np.ndarray:

@@ -18,7 +18,6 @@ import numpy as np
 
 from companion.games.base import Game
 from companion.games.upwords.draw import LOOKS, LOOKS_UNSEEN
-from companion.games.upwords.drift_bench import calibrated_reader
 from companion.games.upwords.model import Board
 from companion.games.upwords.reader import TileReader
 from companion.games.upwords.real_letters import SURE
@@ -76,7 +75,11 @@ def _camera(
     """One camera in the tilt range and its readers from calibration: as calibrated, and
     given the set's thickness."""
     pose = synth.random_pose(rng, tilts[1], min_tilt=tilts[0])
-    fresh = calibrated_reader(game, look, pose, synth.random_light(rng), int(rng.integers(1 << 30)))
+    reader, _ = synth.calibrated_reader(
+        game, look, pose, synth.random_light(rng), int(rng.integers(1 << 30))
+    )
+    assert isinstance(reader, TileReader)
+    fresh = reader
     given = TileReader.from_json(fresh.to_json(), game.geometry)
     given.give_thickness(LOOKS[look].thickness)
     return fresh, given, pose

@@ -84,8 +84,7 @@ class UpwordsLab(Lab[Board]):
         }
 
     def extra_bench(self, *, boards: int, seed: int) -> list[str]:
-        # Tesseract, real crops, heights apart and drifting renders: only when the bench asks
-        from companion.games.upwords.drift_bench import drift_report
+        # Tesseract, real crops and heights apart: only when the bench asks
         from companion.games.upwords.heights_bench import heights_report
         from companion.games.upwords.ocr_bench import compare
         from companion.games.upwords.real_letters import real_crops_report
@@ -96,5 +95,4 @@ class UpwordsLab(Lab[Board]):
             "letter reader on real Scrabble tile crops (never trained or tuned on):",
             *real_crops_report(SOURCE_ROOT),
             *heights_report(self.game, boards=max(1, boards // HEIGHT_BOARDS_PER), seed=seed),
-            *drift_report(self.game, seed=seed),
         ]
