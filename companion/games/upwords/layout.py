@@ -62,12 +62,16 @@ def _edge_offsets() -> np.ndarray:
     return out.reshape(4, 2, -1, 2)
 
 
-def _letter_offsets() -> np.ndarray:
-    """(LETTER_PX**2, 2) pixel centres of the upright face crop, in cell offsets."""
+def _crop_to_cells() -> np.ndarray:
+    """(N, 3, 3) each square's upright face crop, pixel (col, row) -> board cells on its face's
+    plane: pixel centres spread evenly inside the face outline."""
     lo, hi = FACE_INSET + LETTER_MARGIN, 1.0 - FACE_INSET - LETTER_MARGIN
-    t = lo + (np.arange(LETTER_PX) + 0.5) / LETTER_PX * (hi - lo)
-    xs, ys = np.meshgrid(t, t)
-    return np.stack([xs, ys], axis=-1).reshape(-1, 2)
+    step = (hi - lo) / LETTER_PX
+    out = np.zeros((N, 3, 3))
+    out[:, 0, 0] = out[:, 1, 1] = step
+    out[:, :2, 2] = cell_origins() + lo + 0.5 * step
+    out[:, 2, 2] = 1.0
+    return out
 
 
 def _colour_offsets() -> np.ndarray:
@@ -153,13 +157,16 @@ class Layout:
     planes: list[np.ndarray]
     """Per level 0..MAX_HEIGHT: board cells on that level's face plane -> view pixels."""
     edge_map: np.ndarray
+    crops: np.ndarray
+    """(LEVELS, N, 3, 3) each level's face crop of each square, crop pixels -> view pixels."""
 
     @classmethod
     def build(cls, view: np.ndarray, lean: np.ndarray) -> Layout:
         planes = [view @ homology(lean, lv) for lv in range(LEVELS)]
         origins = cell_origins()[:, None, None, None] + _edge_offsets()[None]
         edge_pts = np.stack([project(planes[lv], origins) for lv in range(1, LEVELS)])
-        return cls(np.asarray(lean, np.float64), planes, as_map(edge_pts))
+        crops = np.stack(planes)[:, None] @ _crop_to_cells()[None]
+        return cls(np.asarray(lean, np.float64), planes, as_map(edge_pts), crops)
 
     def edge_scores(self, image: np.ndarray) -> np.ndarray:
         """(N, MAX_HEIGHT) how sharply the image steps across each height's face outline."""
@@ -173,16 +180,22 @@ class Layout:
         return side.sum(axis=2).T
 
     def faces(self, gray: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
-        """(len(squares), LETTER_PX, LETTER_PX) uint8 upright top-face crops at ``levels``."""
-        if len(squares) == 0:
-            return np.zeros((0, LETTER_PX, LETTER_PX), np.uint8)
-        cells = cell_origins()[squares][:, None] + _letter_offsets()[None]
-        pts = np.empty(cells.shape, np.float32)
-        for level in np.unique(levels):
-            pick = levels == level
-            pts[pick] = project(self.planes[level], cells[pick])
-        out = _remap(gray, pts.reshape(-1, LETTER_PX, 2))
-        return out.reshape(len(squares), LETTER_PX, LETTER_PX)
+        """(len(squares), LETTER_PX, LETTER_PX) upright top-face crops at ``levels``, of
+        ``gray``'s type.
+
+        Each crop is one perspective warp: laying out its 1,600 points for ``cv2.remap``
+        cost ten times as much as the sampling (12 ms per 100 crops against 3 ms warped, on
+        this 2-core machine), and a read cuts about 170 crops."""
+        out = np.empty((len(squares), LETTER_PX, LETTER_PX), gray.dtype)
+        for k, (level, square) in enumerate(zip(levels, squares, strict=True)):
+            out[k] = cv2.warpPerspective(
+                gray,
+                self.crops[level, square],
+                (LETTER_PX, LETTER_PX),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+        return out
 
     def face_colour(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
         """(len(squares), 3) median colour of each face's ring at ``levels``: a tile set prints
