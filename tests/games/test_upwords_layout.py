@@ -98,6 +98,6 @@ def test_the_face_outline_steps_most_at_the_height_the_face_is_drawn() -> None:
         image = np.full((FRAME[1], FRAME[0], 3), 60, np.uint8)
         outline = truly(TILTED, cell_origins()[square] + corners, level)
         cv2.fillConvexPoly(image, np.round(outline * 16).astype(np.int32), (200,) * 3, 16, 4)
-        scores = layout.edge_scores(image)
+        scores = layout.edge_scores(image, np.arange(SIZE * SIZE))
         assert int(np.argmax(scores[square])) + 1 == level
         assert scores[square].max() > 1.3 * np.delete(scores[square], level - 1).max()

@@ -25,6 +25,8 @@ tiles could pass for bare.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 HYPOTHESES = 160
@@ -70,14 +72,33 @@ def _features(known: np.ndarray, where: np.ndarray) -> np.ndarray:
     return np.stack(terms, axis=2) / _SCALE
 
 
-def _solve(x: np.ndarray, y: np.ndarray, w: np.ndarray, prior: np.ndarray) -> np.ndarray:
+@dataclass(frozen=True)
+class _Moments:
+    """Each point's share of the normal equations, worked out once per frame: every model of
+    a fit (161 starts, their refits, the final refits) weights the same points, so each solve
+    is one matrix product over points instead of products built per model.  With ``_draws``
+    the fit went from 14.5 to 3.3 ms of CPU per frame (12 frames of two unseen looks)."""
+
+    gram: np.ndarray
+    """(points, 3 channels * 6 * 6) each point's weighted outer product of its terms."""
+    cross: np.ndarray
+    """(points, 3 channels * 6) each point's weighted terms times its colour now."""
+
+    @classmethod
+    def of(cls, x: np.ndarray, y: np.ndarray) -> _Moments:
+        """``x`` (points, 3, 6) the terms (``_features``), ``y`` (points, 3) the colours now."""
+        share = ((128.0 + LOG_LEVEL) / (y + LOG_LEVEL)) ** 2  # 1 at mid-grey
+        xs = x * share[..., None]
+        gram = xs[..., :, None] * x[..., None, :]
+        return cls(gram.reshape(len(x), -1), (xs * y[..., None]).reshape(len(x), -1))
+
+
+def _solve(moments: _Moments, w: np.ndarray, prior: np.ndarray) -> np.ndarray:
     """(models, 3, 6) each channel's weighted least squares with a ridge towards ``prior``
     (3, 6): ``w`` (models, points) weights the points for each model."""
-    share = ((128.0 + LOG_LEVEL) / (y + LOG_LEVEL)) ** 2  # 1 at mid-grey
-    # (models, channels, terms, points): the sums over points below are matrix products
-    xw = np.einsum("mp,pc,pct->mctp", w, share, x)
-    a = xw @ x.transpose(1, 0, 2) + RIDGE * np.eye(len(_SCALE))
-    b = (xw @ y.T[..., None])[..., 0] + RIDGE * prior
+    terms = len(_SCALE)
+    a = (w @ moments.gram).reshape(-1, 3, terms, terms) + RIDGE * np.eye(terms)
+    b = (w @ moments.cross).reshape(-1, 3, terms) + RIDGE * prior
     return np.linalg.solve(a, b[..., None])[..., 0]
 
 
@@ -114,6 +135,28 @@ def _colour_groups(known: np.ndarray) -> list[np.ndarray]:
     return groups
 
 
+def _draws(trust: np.ndarray, groups: list[np.ndarray]) -> np.ndarray:
+    """(HYPOTHESES, points) 1 on the points each start model is fitted to: ``DRAWN`` drawn
+    without replacement with chances in proportion to ``trust``, and one of each calibrated
+    colour's ``groups``, so rare colours are in every draw.  A fixed draw: the same frame
+    always gives the same model.
+
+    All draws at once: each point's key is an exponential variate over its chance and a draw
+    takes its ``DRAWN`` smallest keys, which picks as drawing one point after another would
+    (a loop of 160 such draws cost 9 ms a frame)."""
+    draw = np.random.default_rng(0)
+    rows = np.arange(HYPOTHESES)[:, None]
+    with np.errstate(divide="ignore"):
+        keys = draw.exponential(size=(HYPOTHESES, len(trust))) / trust
+    weights = np.zeros((HYPOTHESES, len(trust)))
+    weights[rows, np.argpartition(keys, DRAWN, axis=1)[:, :DRAWN]] = 1.0
+    sizes = np.array([g.size for g in groups])
+    picks = draw.integers(0, sizes, size=(HYPOTHESES, len(groups)))
+    starts = np.cumsum(sizes) - sizes
+    weights[rows, np.concatenate(groups)[starts + picks]] = 1.0
+    return weights
+
+
 def fit(
     seen: np.ndarray, known: np.ndarray, where: np.ndarray, trust: np.ndarray, rim: np.ndarray
 ) -> np.ndarray:
@@ -126,18 +169,13 @@ def fit(
     (one gain per channel) and the first of the start models.
     """
     x = _features(known, where)
+    moments = _Moments.of(x, seen)
     gain = np.exp(np.median(np.log1p(seen[rim]) - np.log1p(known[rim]), axis=0))
     prior = np.zeros((3, len(_SCALE)))
     prior[:, 0] = gain * _SCALE[0]
-    draw = np.random.default_rng(0)
-    chance = trust / trust.sum()
     groups = [np.flatnonzero(g & (trust > 0)) for g in _colour_groups(known)]
     groups = [g for g in groups if g.size]
-    weights = np.zeros((HYPOTHESES, len(seen)))
-    for row in weights:
-        row[draw.choice(len(seen), DRAWN, replace=False, p=chance)] = 1.0
-        for group in groups:  # every calibrated colour in each draw: rare ones too
-            row[group[draw.integers(group.size)]] = 1.0
+    weights = _draws(trust, groups)
     # a calibrated colour counts as the square root of its points: three washed-out premium
     # squares must not be outvoted by a hundred plain ones, nor may the four centre squares,
     # when tiles cover them, outvote the board
@@ -145,10 +183,10 @@ def fit(
     for group in groups:
         share[group] = trust[group] / np.sqrt(trust[group].sum())
     balance = share * trust.sum() / share.sum()
-    starts = np.concatenate([prior[None], _solve(x, seen, weights, prior)])
+    starts = np.concatenate([prior[None], _solve(moments, weights, prior)])
     # each start is refitted once to all the points it explains (a few points' exact fit
     # strays at the board's edges, where the rim lies)
-    starts = _solve(x, seen, balance * _tukey(_off(x, seen, starts), REACHES[0]), prior)
+    starts = _solve(moments, balance * _tukey(_off(x, seen, starts), REACHES[0]), prior)
     plausible = _plausible(starts)
     plausible[0] = True  # the start from the rim's light change alone always stands
     starts = starts[plausible]
@@ -158,7 +196,7 @@ def fit(
         weight = balance * _tukey(_off(x, seen, params[None])[0], reach)
         if weight.sum() < 5 * RIM_WEIGHT:
             break  # nothing matches: keep the last model, the reading will say why
-        params = _solve(x, seen, weight[None], prior)[0]
+        params = _solve(moments, weight[None], prior)[0]
     return params
 
 

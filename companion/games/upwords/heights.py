@@ -50,21 +50,20 @@ def refine_lean(prior: np.ndarray, seen: np.ndarray, squares: np.ndarray) -> np.
     """
     centres = cell_origins()[squares] + 0.5
     bx, by = seen[:, 0], seen[:, 1]
-    zero = np.zeros(len(squares))
+    # each level's rows for every letter at once (levels, letters, 3): the x rows, then the y
+    z = np.arange(1, LEVELS)[:, None] * TILE_THICKNESS * np.ones(len(squares))
+    zero = np.zeros_like(z)
+    rows = np.stack([np.stack([-z, zero, z * bx], 2), np.stack([zero, -z, z * by], 2)])
+    rhs = np.stack([np.broadcast_to(seen[:, k] - centres[:, k], z.shape) for k in range(2)])
+    pull = np.diag(LETTER_SPREAD / LEAN_SPREAD)
     lean = prior.copy()
     for _ in range(REFINE_ROUNDS):
         miss = np.linalg.norm(face_centres(lean, squares) - seen[None], axis=2)
         weight = np.exp(-0.5 * (miss / LETTER_SPREAD) ** 2)
         weight /= np.maximum(weight.sum(axis=0, keepdims=True), 1e-12)
-        rows, rhs = [], []
-        for level in range(1, LEVELS):
-            z = np.full(len(squares), level * TILE_THICKNESS)
-            w = np.sqrt(weight[level - 1])
-            rows += [np.stack([-z, zero, z * bx], 1) * w[:, None]]
-            rows += [np.stack([zero, -z, z * by], 1) * w[:, None]]
-            rhs += [(bx - centres[:, 0]) * w, (by - centres[:, 1]) * w]
-        a = np.concatenate([*rows, np.diag(LETTER_SPREAD / LEAN_SPREAD)])
-        b = np.concatenate([*rhs, prior * LETTER_SPREAD / LEAN_SPREAD])
+        w = np.sqrt(weight)
+        a = np.concatenate([(rows * w[None, ..., None]).reshape(-1, 3), pull])
+        b = np.concatenate([(rhs * w[None]).ravel(), prior * LETTER_SPREAD / LEAN_SPREAD])
         lean = np.linalg.lstsq(a, b, rcond=None)[0]
     return lean
 

@@ -41,10 +41,20 @@ TILE_HALF = 0.44
 """Half a tile's side, in cells."""
 
 
-def cell_origins() -> np.ndarray:
-    """(N, 2) top-left corner (x, y) of every square in cells, row-major."""
+def _origins() -> np.ndarray:
     rows, cols = np.divmod(np.arange(N), SIZE)
-    return np.stack([cols, rows], axis=1).astype(np.float64)
+    origins = np.stack([cols, rows], axis=1).astype(np.float64)
+    origins.setflags(write=False)
+    return origins
+
+
+_ORIGINS = _origins()
+
+
+def cell_origins() -> np.ndarray:
+    """(N, 2) top-left corner (x, y) of every square in cells, row-major (read-only: one
+    table, not one per call; a read asks for it some 60 times)."""
+    return _ORIGINS
 
 
 def _edge_offsets() -> np.ndarray:
@@ -62,12 +72,16 @@ def _edge_offsets() -> np.ndarray:
     return out.reshape(4, 2, -1, 2)
 
 
-def _letter_offsets() -> np.ndarray:
-    """(LETTER_PX**2, 2) pixel centres of the upright face crop, in cell offsets."""
+def _crop_to_cells() -> np.ndarray:
+    """(N, 3, 3) each square's upright face crop, pixel (col, row) -> board cells on its face's
+    plane: pixel centres spread evenly inside the face outline."""
     lo, hi = FACE_INSET + LETTER_MARGIN, 1.0 - FACE_INSET - LETTER_MARGIN
-    t = lo + (np.arange(LETTER_PX) + 0.5) / LETTER_PX * (hi - lo)
-    xs, ys = np.meshgrid(t, t)
-    return np.stack([xs, ys], axis=-1).reshape(-1, 2)
+    step = (hi - lo) / LETTER_PX
+    out = np.zeros((N, 3, 3))
+    out[:, 0, 0] = out[:, 1, 1] = step
+    out[:, :2, 2] = cell_origins() + lo + 0.5 * step
+    out[:, 2, 2] = 1.0
+    return out
 
 
 def _colour_offsets() -> np.ndarray:
@@ -105,10 +119,12 @@ def _rim_points() -> np.ndarray:
 
 
 def project(h: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """Apply a homography to (..., 2) points."""
-    flat = points.reshape(-1, 2)
-    q = flat @ h[:, :2].T + h[:, 2]
-    return (q[:, :2] / q[:, 2:3]).reshape(points.shape)
+    """Apply a homography to (..., 2) points.  OpenCV's loop, not numpy's products: 15 times
+    as fast on a layout's 56,000 outline points and 5 times on a handful (2 us against 9)."""
+    flat = np.ascontiguousarray(points, np.float64).reshape(-1, 1, 2)
+    if flat.size == 0:
+        return np.zeros(np.shape(points))
+    return cv2.perspectiveTransform(flat, np.asarray(h, np.float64)).reshape(np.shape(points))
 
 
 def as_map(points: np.ndarray) -> np.ndarray:
@@ -145,6 +161,14 @@ def homology(lean: np.ndarray, level: int) -> np.ndarray:
     )
 
 
+
+def raised(lean: np.ndarray, levels: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """(..., 2) where points on the top faces of stacks ``levels`` high (broadcast against
+    ``points``' leading axes) appear on the board plane: ``homology`` for every level at once,
+    without a matrix per level (a read asks for some 140 of them)."""
+    z = (np.asarray(levels, np.float64) * TILE_THICKNESS)[..., None]
+    return (points - z * lean[:2]) / (1.0 - z * lean[2])
+
 @dataclass
 class Layout:
     """Where every height's faces lie in one view, for one lean."""
@@ -152,37 +176,49 @@ class Layout:
     lean: np.ndarray
     planes: list[np.ndarray]
     """Per level 0..MAX_HEIGHT: board cells on that level's face plane -> view pixels."""
-    edge_map: np.ndarray
+    edge_points: np.ndarray
+    """(MAX_HEIGHT, N, points, 2) float32 where each height's face outline of each square is
+    sampled (``_edge_offsets``), in view pixels."""
+    crops: np.ndarray
+    """(LEVELS, N, 3, 3) each level's face crop of each square, crop pixels -> view pixels."""
 
     @classmethod
     def build(cls, view: np.ndarray, lean: np.ndarray) -> Layout:
         planes = [view @ homology(lean, lv) for lv in range(LEVELS)]
-        origins = cell_origins()[:, None, None, None] + _edge_offsets()[None]
+        origins = cell_origins()[:, None] + _edge_offsets().reshape(1, -1, 2)
         edge_pts = np.stack([project(planes[lv], origins) for lv in range(1, LEVELS)])
-        return cls(np.asarray(lean, np.float64), planes, as_map(edge_pts))
+        crops = np.stack(planes)[:, None] @ _crop_to_cells()[None]
+        return cls(np.asarray(lean, np.float64), planes, edge_pts.astype(np.float32), crops)
 
-    def edge_scores(self, image: np.ndarray) -> np.ndarray:
-        """(N, MAX_HEIGHT) how sharply the image steps across each height's face outline."""
-        per_side = 2 * len(EDGE_ACROSS) * len(EDGE_ALONG)
-        count = MAX_HEIGHT * N * 4 * per_side
-        s = sample(image, self.edge_map, count)
-        s = s.reshape(MAX_HEIGHT, N, 4, 2, len(EDGE_ACROSS), len(EDGE_ALONG), -1)
+    def edge_scores(self, image: np.ndarray, squares: np.ndarray) -> np.ndarray:
+        """(len(squares), MAX_HEIGHT) how sharply the image steps across each height's face
+        outline; only the squares asked about are sampled (a read asks about the 70 or so
+        that changed)."""
+        points = self.edge_points[:, squares]
+        s = sample(image, as_map(points), points.size // 2)
+        s = s.reshape(MAX_HEIGHT, len(squares), 4, 2, len(EDGE_ACROSS), len(EDGE_ALONG), -1)
         step = s[:, :, :, 0] - s[:, :, :, 1]  # inside minus outside, per point and channel
         # one number per side: the mean step, so texture that flips sign averages away
         side = np.abs(step.mean(axis=(3, 4))).sum(axis=-1)
         return side.sum(axis=2).T
 
     def faces(self, gray: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
-        """(len(squares), LETTER_PX, LETTER_PX) uint8 upright top-face crops at ``levels``."""
-        if len(squares) == 0:
-            return np.zeros((0, LETTER_PX, LETTER_PX), np.uint8)
-        cells = cell_origins()[squares][:, None] + _letter_offsets()[None]
-        pts = np.empty(cells.shape, np.float32)
-        for level in np.unique(levels):
-            pick = levels == level
-            pts[pick] = project(self.planes[level], cells[pick])
-        out = _remap(gray, pts.reshape(-1, LETTER_PX, 2))
-        return out.reshape(len(squares), LETTER_PX, LETTER_PX)
+        """(len(squares), LETTER_PX, LETTER_PX) upright top-face crops at ``levels``, of
+        ``gray``'s type.
+
+        Each crop is one perspective warp: laying out its 1,600 points for ``cv2.remap``
+        cost ten times as much as the sampling (12 ms per 100 crops against 3 ms warped, on
+        this 2-core machine), and a read cuts about 170 crops."""
+        out = np.empty((len(squares), LETTER_PX, LETTER_PX), gray.dtype)
+        for k, (level, square) in enumerate(zip(levels, squares, strict=True)):
+            out[k] = cv2.warpPerspective(
+                gray,
+                self.crops[level, square],
+                (LETTER_PX, LETTER_PX),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+        return out
 
     def face_colour(self, image: np.ndarray, levels: np.ndarray, squares: np.ndarray) -> np.ndarray:
         """(len(squares), 3) median colour of each face's ring at ``levels``: a tile set prints
@@ -204,17 +240,12 @@ class Layout:
         lo, hi = FACE_INSET + LETTER_MARGIN, 1.0 - FACE_INSET - LETTER_MARGIN
         mid = np.stack([boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]], axis=1) / 2
         cells = cell_origins()[squares] + lo + mid / LETTER_PX * (hi - lo)
-        out = np.empty_like(cells)
-        for level in np.unique(levels):
-            pick = levels == level
-            out[pick] = project(homology(self.lean, level), cells[pick])
-        return out
+        return raised(self.lean, levels, cells)
 
 
 def face_centres(lean: np.ndarray, squares: np.ndarray) -> np.ndarray:
     """(MAX_HEIGHT, n, 2) where each height puts each square's face centre on the board plane."""
-    centres = cell_origins()[squares] + 0.5
-    return np.stack([project(homology(lean, lv), centres) for lv in range(1, LEVELS)])
+    return raised(lean, np.arange(1, LEVELS)[:, None], cell_origins()[squares][None] + 0.5)
 
 
 @dataclass

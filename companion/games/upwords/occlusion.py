@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.games.upwords.layout import TILE_HALF, N, cell_origins, homology, project
+from companion.games.upwords.layout import TILE_HALF, N, cell_origins, raised
 from companion.games.upwords.model import SIZE, TILE_THICKNESS
 
 HIDDEN_SPAN = (0.25, 0.75)
@@ -33,10 +33,7 @@ def hidden_share(lean: np.ndarray, squares: np.ndarray, levels: np.ndarray) -> n
     grid = np.linspace(*HIDDEN_SPAN, 6)
     offsets = np.stack(np.meshgrid(grid, grid), axis=-1).reshape(-1, 2)
     origins = cell_origins()[squares]
-    seen = np.empty((len(squares), len(offsets), 2))
-    for level in np.unique(levels):
-        pick = levels == level
-        seen[pick] = project(homology(lean, level), origins[pick][:, None] + offsets[None])
+    seen = raised(lean, levels[:, None], origins[:, None] + offsets[None])
     slope = lean[None, None, :2] - seen * lean[2]  # dx/dz, (n, points, 2)
     hidden = np.zeros(seen.shape[:2], bool)
     rows, cols = np.divmod(squares, SIZE)
@@ -77,12 +74,7 @@ def overhung(
     stacks, levels = stacks[tall], levels[tall]
     if stacks.size == 0:
         return np.zeros(len(targets), bool)
-    faces = np.stack(
-        [
-            project(homology(lean, lv), centres[sq][None])[0]
-            for sq, lv in zip(stacks, levels, strict=True)
-        ]
-    )
+    faces = raised(lean, levels, centres[stacks])
     lean_dir = faces - centres[stacks]
     towards = centres[targets][:, None] - centres[stacks][None]
     near = np.abs(towards).max(axis=2) <= 1.0 + 1e-9

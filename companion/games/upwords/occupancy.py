@@ -111,7 +111,7 @@ class Survey:
     def bare_confidence(self) -> list[float]:
         """How sure each square is to be empty by its colour alone: what it is read as until a
         letter is found on it."""
-        return [float(np.clip(1 - self.distance[i] / SURE_TILE_COLOUR, 0, 1)) for i in range(N)]
+        return np.clip(1 - self.distance / SURE_TILE_COLOUR, 0.0, 1.0).tolist()
 
     def tile_coloured(self, squares: np.ndarray) -> np.ndarray:
         """Which ``squares`` changed too much to be bare board: worth looking at harder."""

@@ -499,7 +499,7 @@ class TileReader(Reader[Board]):
             return layout, scores, told
         lean = refine_lean(self.lean * scale, tiles.seen, tiles.squares)
         layout = Layout.build(view.cells, lean)
-        return layout, layout.edge_scores(image)[tiles.squares], told
+        return layout, layout.edge_scores(image, tiles.squares), told
 
     def _heights(
         self,

@@ -15,8 +15,8 @@ from companion.games.upwords.layout import (
     TILE_HALF,
     as_map,
     cell_origins,
-    homology,
     project,
+    raised,
     sample,
 )
 
@@ -44,17 +44,16 @@ def _profile_points(lean: np.ndarray, squares: np.ndarray) -> tuple[np.ndarray, 
     """
     origins = cell_origins()[squares]
     u = np.arange(PROFILE_SPAN[0], PROFILE_SPAN[1] + 1e-9, PROFILE_STEP)
-    face = np.empty((LEVELS, len(squares), 2, 2))
     mid = origins + 0.5
-    for level in range(LEVELS):
-        h = homology(lean, level)
-        for axis in range(2):
-            ends = np.repeat(mid[:, None], 2, axis=1)
-            ends[:, 0, axis] -= TILE_HALF
-            ends[:, 1, axis] += TILE_HALF
-            face[level, :, axis] = project(h, ends)[:, :, axis] - origins[:, None, axis]
+    # (n, 2 axes, 2 ends, 2 coordinates): the footprint's two ends along each axis
+    ends = np.repeat(mid[:, None, None], 2, axis=1).repeat(2, axis=2)
+    for axis in range(2):
+        ends[:, axis, :, axis] += [-TILE_HALF, TILE_HALF]
+    moved = raised(lean, np.arange(LEVELS)[:, None, None, None], ends[None])
+    face = np.stack([moved[:, :, axis, :, axis] for axis in range(2)], axis=2)
+    face -= origins[None, :, :, None]
     # the lines follow the stack's middle height across the axis, so they cross base and face
-    lift = project(homology(lean, (LEVELS + 1) // 2), mid) - mid
+    lift = raised(lean, np.array((LEVELS + 1) // 2), mid) - mid
     pts = np.empty((len(squares), 2, len(PROFILE_LINES), len(u), 2))
     for axis in range(2):
         other = 1 - axis
