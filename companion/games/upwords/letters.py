@@ -1,12 +1,10 @@
 """Upwords tile letters: one tile face's crop -> which of the 26 faces, turned any of 4 ways.
 
-A face crop is binarised by Otsu's threshold (the ink is whichever class the
-crop's rim shows less of, so dark-on-light and light-on-dark sets both work).  The letter is
-the ink piece at or nearest the face centre and what lies inside its box or beside it as tall
-as a letter's part (a Qu's u, a stroke the threshold broke); a point digit, seams, tile edges
-and a neighbour's letter in the crop's outer band stay out.  The letter's bounding box is
-scaled to fit a fixed square keeping its aspect ratio: an N turned a quarter is wider than
-tall, a Z is not.  The normalised glyph is described by gradient-orientation histograms over a
+A face crop is binarised by Otsu's threshold (the ink is whichever class covers less of the
+face, so dark-on-light and light-on-dark sets both work), specks and anything touching the
+crop's border (tile edges, neighbours) are dropped, and the ink's bounding box is scaled to fit
+a fixed square keeping its aspect ratio: an N turned a quarter is wider than tall, a Z is not.
+The normalised glyph is described by gradient-orientation histograms over a
 4x4 grid (a small HOG written in numpy: OpenCV 5 wheels have no HOGDescriptor) plus a coarse
 picture of the ink, which the letter network (``letter_net``) scores for every letter at every
 quarter turn.
@@ -44,17 +42,7 @@ MIN_INK_SHARE = 0.08
 MIN_INK_EXTENT = 0.3
 """A letter spans at least this share of the face crop (its height, or its width if turned)."""
 EDGE_BAND = 0.15
-"""Ink pieces lying mostly this close (share of the crop) to its border are not the letter."""
-CENTRE_REACH = 0.15
-"""A piece this far (face sides) from the crop centre weighs half its area when the main
-stroke is picked."""
-PART_SHARE = 0.55
-"""A piece beside the letter joins it when it is at least this share of the letter's height
-(a Qu's u is about 0.7, a Scrabble point digit about 0.4) and lies along it."""
-PART_GAP = 0.35
-"""... and when the gap between them is at most this share of the letter's size."""
-BAND_PART_GAP = 0.08
-"""The gap allowed instead for a piece lying mostly in the crop's outer band."""
+"""Ink pieces centred this close (share of the crop) to its border are not the letter."""
 MIN_CONTRAST = 18.0
 """Below this grey-level gap between ink and face there is no letter to read."""
 HOG_CELLS = 4
@@ -86,90 +74,41 @@ def find_ink(face: np.ndarray) -> Ink | None:
     """The letter's ink in a face crop: (binary ink box, (x0, y0, x1, y1) in the crop), or None.
 
     The box's centre is where the printer put the letter's middle, which the reader also uses
-    to tell which raised face the letter lies on: so the box holds the letter alone, without
-    a point digit, seam or neighbour's edge that a crop may also show.
+    to tell which raised face the letter lies on.
     """
     gray = face if face.ndim == 2 else cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
     gray = np.ascontiguousarray(gray, dtype=np.uint8)
-    h, w = gray.shape
     _, mask = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     above = mask.astype(bool)
     if above.all() or not above.any():
         return None
-    # the face surrounds the letter: the crop's rim is mostly face, even where a bold letter
-    # in a tight crop covers more of the middle than the face does
-    rim = np.concatenate([above[0], above[-1], above[1:-1, 0], above[1:-1, -1]])
-    dark_ink = rim.mean() > 0.5
-    ink = ~above if dark_ink else above
+    # the letter covers less of the face than the face itself does
+    ink = ~above if above.mean() > 0.5 else above
     if abs(float(gray[ink].mean()) - float(gray[~ink].mean())) < MIN_CONTRAST:
         return None
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(
         ink.astype(np.uint8), connectivity=8
     )
-    boxes = stats[1:, :4].astype(np.int64)
-    area = stats[1:, 4].astype(np.int64)
-    # ink mostly in the crop's outer band is a tile edge, a seam or a neighbour's letter; a
-    # letter in a tight or shifted crop reaches into the band, but its middle stays out of it
-    band_y, band_x = max(1, round(h * EDGE_BAND)), max(1, round(w * EDGE_BAND))
-    inner = np.zeros((h, w), bool)
-    inner[band_y : h - band_y, band_x : w - band_x] = True
-    inside = np.bincount(labels[inner], minlength=len(area) + 1)[1:]
+    h, w = gray.shape
+    x, y, bw, bh, area = (stats[1:, i] for i in range(5))
     cx, cy = centroids[1:, 0] / w, centroids[1:, 1] / h
+    # a stroke may graze one side of a tight crop; tile edges and neighbours sit in the outer
+    # band or run along two sides
+    sides = (x == 0).astype(int) + (y == 0) + (x + bw == w) + (y + bh == h)
     central = (cx > EDGE_BAND) & (cx < 1 - EDGE_BAND) & (cy > EDGE_BAND) & (cy < 1 - EDGE_BAND)
-    # ... and ink running into a corner of the crop (along two sides that meet) is a tile edge
-    # or a neighbour's letter peeking in; a letter in a tight crop may touch opposite sides
-    x, y, bw, bh = boxes.T
-    left, top, right, bottom = x == 0, y == 0, x + bw == w, y + bh == h
-    cornered = (left | right) & (top | bottom)
-    keep = ((inside >= 0.5 * area) | (central & (inside >= 0.25 * area))) & (area >= 3)
-    keep &= ~cornered
-    if not keep.any():
+    inside = central & (sides <= 1)
+    if not inside.any():
         return None
-    chosen = _letter_pieces(boxes, area, keep, (w, h))
-    x0, y0 = int(boxes[chosen, 0].min()), int(boxes[chosen, 1].min())
-    x1 = int((boxes[chosen, 0] + boxes[chosen, 2]).max())
-    y1 = int((boxes[chosen, 1] + boxes[chosen, 3]).max())
+    keep = inside & (area >= MIN_INK_SHARE * area[inside].max()) & (area >= 3)
+    ids = np.flatnonzero(keep) + 1
+    if ids.size == 0:
+        return None
+    x0, y0 = int(x[ids - 1].min()), int(y[ids - 1].min())
+    x1, y1 = int((x + bw)[ids - 1].max()), int((y + bh)[ids - 1].max())
     if max(x1 - x0, y1 - y0) < MIN_INK_EXTENT * max(h, w):
         return None
-    glyph = np.isin(labels[y0:y1, x0:x1], chosen + 1).astype(np.float32)
+    glyph = np.isin(labels[y0:y1, x0:x1], ids).astype(np.float32)
     return glyph, (x0, y0, x1, y1)
-
-
-def _letter_pieces(
-    boxes: np.ndarray, area: np.ndarray, keep: np.ndarray, size: tuple[int, int]
-) -> np.ndarray:
-    """Indices of the ink pieces that make the letter: the main stroke, at or nearest the
-    face centre, and what lies inside its box or beside it as tall as a letter's part (a
-    Qu's u, a stroke the threshold broke).  A point digit sits beside the letter, less than
-    half its height, or off in a corner, and stays out."""
-    w, h = size
-    x0, y0 = boxes[:, 0], boxes[:, 1]
-    x1, y1 = x0 + boxes[:, 2], y0 + boxes[:, 3]
-    # how far the crop centre is from each piece's box, in face sides
-    dx = np.maximum(np.maximum(x0 - w / 2, w / 2 - x1), 0) / w
-    dy = np.maximum(np.maximum(y0 - h / 2, h / 2 - y1), 0) / h
-    weight = np.where(keep, area / (1.0 + (np.hypot(dx, dy) / CENTRE_REACH) ** 2), -1.0)
-    main = int(np.argmax(weight))
-    chosen = [main]
-    bx0, by0, bx1, by1 = int(x0[main]), int(y0[main]), int(x1[main]), int(y1[main])
-    # pieces in the outer band join only when they nearly touch the letter (a stroke the
-    # threshold broke in a tight crop); a neighbour's edge or a seam lies further off
-    small = (area >= MIN_INK_SHARE * area[main]) & (area >= 3)
-    small[main] = False
-    for k in np.flatnonzero(small)[np.argsort((dx + dy)[small])]:
-        bw, bh = bx1 - bx0, by1 - by0
-        over_x = min(bx1, x1[k]) - max(bx0, x0[k])  # > 0: their columns overlap
-        over_y = min(by1, y1[k]) - max(by0, y0[k])
-        within = x0[k] >= bx0 - 1 and x1[k] <= bx1 + 1 and y0[k] >= by0 - 1 and y1[k] <= by1 + 1
-        beside_x = over_y >= PART_SHARE * bh and boxes[k, 3] >= PART_SHARE * bh
-        beside_y = over_x >= PART_SHARE * bw and boxes[k, 2] >= PART_SHARE * bw
-        gap = max(x0[k] - bx1, bx0 - x1[k], y0[k] - by1, by0 - y1[k])
-        reach = (PART_GAP if keep[k] else BAND_PART_GAP) * max(bw, bh)
-        if within or ((beside_x or beside_y) and gap <= reach):
-            chosen.append(int(k))
-            bx0, by0 = min(bx0, int(x0[k])), min(by0, int(y0[k]))
-            bx1, by1 = max(bx1, int(x1[k])), max(by1, int(y1[k]))
-    return np.array(chosen, np.int64)
 
 
 def fit_glyph(glyph: np.ndarray) -> np.ndarray:
