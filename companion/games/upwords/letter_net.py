@@ -33,8 +33,8 @@ at the knot itself, fewer above it (the referee's dictionary and history catch m
 comes from (docs/upwords.md): the cumulative 1 in 1,000 of the reads at or above a margin set
 before put the knot at 0.95 and left a quarter of clean rendered letters unsure, the harsh
 held-out fonts' errors ruling the count; at 0.99 (knot 0.83) the bundled sample game's second
-play (serif E and I) still came unsure; at 0.95 (knot 0.64) it and 99 % of the tuned renders'
-letters are sure."""
+play (serif E and I) still came unsure; at 0.95 (knot 0.64-0.65) it and 99 % of the tuned
+renders' letters are sure."""
 CERTAIN_RIGHT = 0.999
 
 
