@@ -1,4 +1,4 @@
-"""Upwords letter classifier: packaged prototypes, any rotation, learning a new font."""
+"""Upwords letter classifier: the packaged network, any rotation, learning a new font."""
 
 from __future__ import annotations
 
@@ -14,14 +14,15 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.errors import VisionError
-from companion.games.upwords import letters
+from companion.games.upwords import letter_net, letters
+from companion.games.upwords.letter_net import TURNS, load_net
 from companion.games.upwords.letters import LetterClassifier, normalise, tesseract_letter
 from companion.games.upwords.model import LETTERS
 
 FONTS = Path("/usr/share/fonts/truetype")
 SEEN = FONTS / "dejavu/DejaVuSans-Bold.ttf"
 UNSEEN = FONTS / "freefont/FreeSerifBoldItalic.ttf"
-"""Italic faces are kept out of glyphs.npz; this one is the prototypes' worst."""
+"""Italic faces are kept out of the network's training fonts; this one is among its worst."""
 
 
 def face(
@@ -73,15 +74,35 @@ def classifier() -> LetterClassifier:
     return LetterClassifier()
 
 
-def test_packaged_glyphs_are_small_and_cover_every_face() -> None:
-    path = Path(letters.__file__).with_name("glyphs.npz")
-    assert path.stat().st_size < 1_000_000
-    glyphs, labels = letters.load_prototypes()
-    assert glyphs.shape[1:] == (letters.GLYPH, letters.GLYPH)
-    assert set(labels.tolist()) == set(range(len(LETTERS)))
+def test_packaged_network_is_small_and_scores_every_face_at_every_turn() -> None:
+    path = Path(letters.__file__).with_name("letter_net.npz")
+    assert path.stat().st_size < 1_500_000
+    net = load_net()
+    glyph = normalise(face("A", SEEN, np.random.default_rng(0)))
+    assert net.logits(letters.features(glyph[None])).shape == (1, len(LETTERS), TURNS)
 
 
-def test_reads_a_prototype_font_at_every_rotation(classifier: LetterClassifier) -> None:
+def test_isotonic_share_never_falls_and_keeps_the_mean() -> None:
+    values = np.array([0, 1, 0, 0, 1, 1, 0, 1], np.float64)
+    fitted = letter_net.isotonic(values)
+    assert np.all(np.diff(fitted) >= 0)
+    assert fitted.sum() == pytest.approx(values.sum())
+    assert fitted.tolist() == pytest.approx([0, 1 / 3, 1 / 3, 1 / 3, 2 / 3, 2 / 3, 2 / 3, 1])
+
+
+def test_confidence_knots_sit_where_reads_are_right_often_enough() -> None:
+    """Reads right 90 % of the time at margin 0, climbing to 100 % at 1: the knots lie where
+    that share reaches ``SURE_RIGHT`` and ``CERTAIN_RIGHT``."""
+    rng = np.random.default_rng(11)
+    margin = rng.random(40000)
+    right = rng.random(40000) < 0.9 + 0.1 * margin
+    sure, certain = letter_net.calibrate(margin, right)
+    assert sure == pytest.approx((letter_net.SURE_RIGHT - 0.9) / 0.1, abs=0.1)
+    assert certain == pytest.approx((letter_net.CERTAIN_RIGHT - 0.9) / 0.1, abs=0.05)
+    assert sure < certain
+
+
+def test_reads_a_training_font_at_every_rotation(classifier: LetterClassifier) -> None:
     assert accuracy(classifier, SEEN, seed=1, sure=0.5) >= 0.99
 
 
@@ -113,8 +134,8 @@ def test_unseen_font_is_learned_from_three_examples_per_letter() -> None:
         for k in range(3):
             assert fresh.learn(face(letter, UNSEEN, rng, turns=k), letter)
     after = accuracy(fresh, UNSEEN, seed=5, sure=0.5)
-    assert before < 0.93
-    assert after >= 0.96
+    assert before < 0.98  # 96.2 % measured: an italic face the network never saw
+    assert after > before and after >= 0.95
     # the examples travel in the profile (JSON) and come back the same
     params = json.loads(json.dumps(fresh.examples_json()))
     again = LetterClassifier(LetterClassifier.examples_from_json(params))

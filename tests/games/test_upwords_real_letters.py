@@ -27,11 +27,12 @@ from companion.referee.session import DOUBT_BELOW
 ROOT = Path(__file__).resolve().parents[2]
 FLOORS = {
     # set: (right before teaching, right after teaching 3 per letter, wrong and sure at most)
-    # measured 2026-12-02 with the prototype classifier: photo 132/159 (83.0 %), 77/90
-    # (85.6 %), 9 sure and wrong (5.7 %); dataset 959/1067 (89.9 %), 923/989 (93.3 %), 47 sure
-    # and wrong (4.4 %): the guard against losing ground, far from the targets
-    "jheidel_photo": (0.81, 0.83, 0.065),
-    "jheidel_dataset": (0.88, 0.92, 0.05),
+    # measured 2026-12-02 (letter network of 93 fonts, confidence fitted on held-out fonts and
+    # tuned renders): photo 148/159 (93.1 %), 85/90 (94.4 %), 0 sure and wrong;
+    # dataset 985/1067 (92.3 %), 941/989 (95.1 %), 17 sure and wrong (1.6 %): short of the
+    # issue's 98 % and 0.2 %
+    "jheidel_photo": (0.92, 0.93, 0.005),
+    "jheidel_dataset": (0.92, 0.945, 0.02),
 }
 
 
@@ -90,7 +91,7 @@ def test_turned_real_crops_report_their_turn(sets: dict[str, RealSet]) -> None:
             g is not None and g.letter == t and turned_right(g.quarter_turns, turns, t)
             for g, t in zip(guesses, real.letters, strict=True)
         )
-        assert right / len(guesses) >= 0.81, (turns, right)  # 83.0 % right at all 4
+        assert right / len(guesses) >= 0.9, (turns, right)  # 90.6 % right at all 4
 
 
 def test_report_lines_and_a_missing_folder(tmp_path: Path) -> None:

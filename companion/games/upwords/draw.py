@@ -7,8 +7,8 @@ with the letter, each at its height above the board. The scene synthesiser proje
 at its height, so a tilted camera sees stacks lean and grow and the sides of lower tiles show,
 as a real camera does. Letters come from system fonts; the reader is developed on
 ``LOOKS_TUNED`` only, and ``LOOKS_UNSEEN`` (other colours, grids and fonts) measure how it does
-on editions it never saw: their fonts (URW's C059, P052 and Bookman, Open Sans, Cantarell) are
-of families the letter prototypes were never drawn from (``scripts/make_upwords_glyphs.py``).
+on editions it never saw: their fonts (URW's C059, P052, Bookman and Gothic, Open Sans,
+Cantarell) are of families the letter network never saw (``scripts/train_upwords_letters.py``).
 Real tiles lie loosely and any way round, so each tile is turned by a quarter turn chosen per
 square and the stack jittered a little as one.
 """

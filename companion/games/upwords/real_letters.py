@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.games.upwords.letter_net import TURNS
 from companion.games.upwords.letters import LetterClassifier, LetterGuess, normalise
 
 SURE = 0.35
@@ -140,7 +141,7 @@ def _set_lines(
     """One set's lines; its upright reads' (confidence, right) join ``pairs``."""
     before = Tally()
     every = np.ones(len(real.crops), bool)
-    for k in range(4):
+    for k in range(TURNS):
         guesses = read_all(fresh, real.crops, k)
         every &= [
             g is not None and g.letter == t and turned_right(g.quarter_turns, k, t)

@@ -1,0 +1,117 @@
+"""The letter network: glyph features -> scores for each (letter, quarter turn), and how far
+its reads can be believed.
+
+A multilayer perceptron (one hidden layer) trained on faces drawn in many fonts and degraded
+as cameras and real tile sets degrade them (``scripts/train_upwords_letters.py``); its forward
+pass is two matrix products in numpy, weights in ``letter_net.npz`` (float16, ~100 kB).  It
+scores the 26 faces at each of 4 turns at once, so a turned N and an upright Z, or an M and a
+W upside down, are told apart by what the fonts show of them, not left to chance.
+
+Confidence comes from the margin between the best letter's probability and the next one's,
+mapped through two knots fitted on reads the network was not trained on: faces drawn in held-out
+fonts with the training's degradations, and tile faces cut from renders of the tuned looks (the
+camera's kind of crop).  Where reads at about a margin are right ``SURE_RIGHT`` of the time (an
+isotonic fit: a wider margin is never right less often) is ``SURE``, the referee's trust; where
+they are right ``CERTAIN_RIGHT`` of the time is ``CERTAIN``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+TURNS = 4
+SURE = 0.35
+"""Confidence from which the referee trusts a letter (its ``DOUBT_BELOW``)."""
+CERTAIN = 0.9
+SURE_RIGHT = 0.95
+"""Share right of held-out reads at a margin from which the referee trusts it: 1 in 20 wrong
+at the knot itself, fewer above it (the referee's dictionary and history catch more).  Where it
+comes from (docs/upwords.md): the cumulative 1 in 1,000 of the reads at or above a margin set
+before put the knot at 0.95 and left a quarter of clean rendered letters unsure, the harsh
+held-out fonts' errors ruling the count; at 0.99 (knot 0.83) the bundled sample game's second
+play (serif E and I) still came unsure; at 0.95 (knot 0.64-0.65) it and 99 % of the tuned
+renders' letters are sure."""
+CERTAIN_RIGHT = 0.999
+
+
+@dataclass(frozen=True)
+class LetterNet:
+    """Weights of the trained network and its confidence knots (margins for SURE, CERTAIN)."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    knots: np.ndarray
+
+    def hidden(self, feats: np.ndarray) -> np.ndarray:
+        """(n, d) glyph features -> (n, h) the hidden layer: what the network sees of a glyph."""
+        return np.maximum(feats @ self.w1 + self.b1, 0)
+
+    def logits(self, feats: np.ndarray, hidden: np.ndarray | None = None) -> np.ndarray:
+        """(n, d) glyph features (or their ``hidden`` layer) -> (n, letters, TURNS) scores."""
+        seen = self.hidden(feats) if hidden is None else hidden
+        return (seen @ self.w2 + self.b2).reshape(len(seen), -1, TURNS)
+
+    def confidence(self, margin: np.ndarray) -> np.ndarray:
+        """Letter probability margins -> confidence in [0, 1]."""
+        sure, certain = (float(k) for k in self.knots)
+        return np.interp(margin, [0.0, sure, certain, 1.0], [0.0, SURE, CERTAIN, 1.0])
+
+
+@cache
+def load_net() -> LetterNet:
+    """The packaged network (read once per process)."""
+    ref = resources.files("companion.games.upwords").joinpath("letter_net.npz")
+    with ref.open("rb") as fh, np.load(fh) as data:
+        arrays = {k: data[k].astype(np.float32) for k in ("w1", "b1", "w2", "b2", "knots")}
+    return LetterNet(**arrays)
+
+
+def letter_probabilities(logits: np.ndarray) -> np.ndarray:
+    """(n, letters, TURNS) scores -> (n, letters, TURNS) probabilities, summing to 1 per row."""
+    flat = logits.reshape(len(logits), -1)
+    p = np.exp(flat - flat.max(axis=1, keepdims=True))
+    return (p / p.sum(axis=1, keepdims=True)).reshape(logits.shape)
+
+
+def margins(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(n, letters, TURNS) probabilities -> best letter index and its margin over the next."""
+    per_letter = probs.sum(axis=2)
+    top2 = np.sort(per_letter, axis=1)[:, -2:]
+    return per_letter.argmax(axis=1), top2[:, 1] - top2[:, 0]
+
+
+def calibrate(margin: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Knots (margin for SURE, margin for CERTAIN) from held-out reads' margins and whether
+    each was right: the smallest margins from which the isotonic share right reaches
+    ``SURE_RIGHT`` / ``CERTAIN_RIGHT``."""
+    order = np.argsort(margin)
+    share = isotonic(right[order].astype(np.float64))
+    knots = []
+    for wanted in (SURE_RIGHT, CERTAIN_RIGHT):
+        ok = np.flatnonzero(share >= wanted)
+        knots.append(float(margin[order][ok[0]]) if ok.size else 1.0)
+    sure, certain = knots
+    return np.array([min(sure, 0.999), min(max(certain, sure + 1e-3), 0.9995)])
+
+
+def isotonic(values: np.ndarray) -> np.ndarray:
+    """The non-decreasing sequence nearest ``values`` in least squares (pooling adjacent
+    violators): the share right as margins grow, without the noise of small bins."""
+    means: list[float] = []
+    sizes: list[int] = []
+    for v in values:
+        means.append(float(v))
+        sizes.append(1)
+        while len(means) > 1 and means[-2] > means[-1]:
+            n = sizes[-2] + sizes[-1]
+            means[-2] = (means[-2] * sizes[-2] + means[-1] * sizes[-1]) / n
+            sizes[-2] = n
+            means.pop()
+            sizes.pop()
+    return np.repeat(means, sizes)
