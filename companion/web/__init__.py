@@ -21,7 +21,6 @@ from companion.web.runtime import RUNTIME_KEY, TableRuntime
 log = logging.getLogger(__name__)
 
 
-
 def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.path == "/camera.jpg"
 
