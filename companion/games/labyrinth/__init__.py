@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from companion.games.reading import Reader
 
 
-
 class LabyrinthGame(Game[Board]):
     """The Zombie Labyrinth game as the core sees it."""
 

@@ -104,9 +104,10 @@ def group_labels(samples: np.ndarray, k: int) -> np.ndarray:
     cv2.setRNGSeed(1)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-4)
     data = np.asarray(samples, np.float32).reshape(len(samples), -1)
-    _, labels, _ = cv2.kmeans(  # type: ignore[call-overload]
-        data, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS
-    )
+    # a labels array rather than None: OpenCV's type stubs disagree across versions on
+    # whether it may be None; without KMEANS_USE_INITIAL_LABELS it is only written to
+    start = np.zeros((len(data), 1), np.int32)
+    _, labels, _ = cv2.kmeans(data, k, start, criteria, 3, cv2.KMEANS_PP_CENTERS)
     return np.asarray(labels).ravel()
 
 

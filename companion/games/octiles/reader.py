@@ -927,10 +927,10 @@ def _two_colours(pixels: np.ndarray, face: np.ndarray) -> tuple[np.ndarray, np.n
     the colour seen at the tile's corners is the face."""
     data = pixels.astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    # OpenCV takes None for bestLabels (no initial labels); its stub wrongly wants an array
-    _, _, centres = cv2.kmeans(  # type: ignore[call-overload]
-        data, 2, None, criteria, 3, cv2.KMEANS_PP_CENTERS
-    )
+    # a labels array rather than None: OpenCV's type stubs disagree across versions on
+    # whether it may be None; without KMEANS_USE_INITIAL_LABELS it is only written to
+    start = np.zeros((len(data), 1), np.int32)
+    _, _, centres = cv2.kmeans(data, 2, start, criteria, 3, cv2.KMEANS_PP_CENTERS)
     near = int(np.argmin(np.linalg.norm(centres - face, axis=1)))
     return centres[near], centres[1 - near]
 

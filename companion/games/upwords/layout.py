@@ -138,10 +138,11 @@ def as_map(points: np.ndarray) -> np.ndarray:
 
 def _remap(image: np.ndarray, coords: np.ndarray) -> np.ndarray:
     """Bilinear samples of ``image`` at the points of one two-channel float map."""
-    # the stubs want map2 given, but OpenCV takes None beside a two-channel map1
-    return cv2.remap(  # type: ignore[call-overload]
-        image, coords, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
+    # two one-channel maps rather than one two-channel map and None: OpenCV's type stubs
+    # disagree across versions on whether map2 may be None
+    xs = np.ascontiguousarray(coords[..., 0], np.float32)
+    ys = np.ascontiguousarray(coords[..., 1], np.float32)
+    return cv2.remap(image, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def sample(image: np.ndarray, coords: np.ndarray, count: int) -> np.ndarray:
@@ -161,13 +162,13 @@ def homology(lean: np.ndarray, level: int) -> np.ndarray:
     )
 
 
-
 def raised(lean: np.ndarray, levels: np.ndarray, points: np.ndarray) -> np.ndarray:
     """(..., 2) where points on the top faces of stacks ``levels`` high (broadcast against
     ``points``' leading axes) appear on the board plane: ``homology`` for every level at once,
     without a matrix per level (a read asks for some 140 of them)."""
     z = (np.asarray(levels, np.float64) * TILE_THICKNESS)[..., None]
     return (points - z * lean[:2]) / (1.0 - z * lean[2])
+
 
 @dataclass
 class Layout:
