@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +15,7 @@ from contract import CHECKS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.cli import main
 from companion.errors import InputError
 from companion.games import find_game, game_ids
 from companion.games.base import Game
@@ -86,3 +88,18 @@ def test_states_alone_give_the_expected_verdicts(game_id: str, sample: Any) -> N
 @pytest.mark.parametrize(("game_id", "sample"), SAMPLES)
 def test_photos_give_the_expected_verdicts(game_id: str, sample: Any) -> None:
     assert list(referee_input(find_game(game_id), sample)) == _expected(sample)
+
+
+@pytest.mark.parametrize(("game_id", "sample"), SAMPLES)
+def test_a_fresh_calibration_from_the_first_photo_gives_the_expected_verdicts(
+    game_id: str, sample: Any, tmp_path: Any
+) -> None:
+    """As a user would: calibrate from the start photo with today's reader (the bundled
+    profiles were made by earlier ones), then referee the game's photos with that profile.
+    A three-player Labyrinth start once learned four paints here and lost every verdict."""
+    folder = tmp_path / sample.name
+    shutil.copytree(sample, folder, ignore=shutil.ignore_patterns("profile.json"))
+    out = folder / "profile.json"
+    assert main(["calibrate", "--game", game_id, "--image", str(folder / "0000.jpg"),
+                 "--out", str(out)]) == 0  # fmt: skip
+    assert list(referee_input(find_game(game_id), folder)) == _expected(sample)

@@ -165,11 +165,58 @@ def learn_characters(
     # and the paints' hues lie apart however tinted the card is
     hsv = cv2.cvtColor(colours.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV_FULL).reshape(-1, 3)
     angle = hsv[:, 0].astype(np.float32) * (2 * np.pi / 256)
-    labels = group_labels(np.column_stack([np.cos(angle), np.sin(angle)]), len(hues))
-    groups = [i for i in range(len(hues)) if (labels == i).sum() >= MIN_SAMPLES]
+    k = min(len(hues), max(1, paint_count(angle)))
+    labels = group_labels(np.column_stack([np.cos(angle), np.sin(angle)]), k)
+    groups = [i for i in range(k) if (labels == i).sum() >= MIN_SAMPLES]
     seen = [hue_of(np.median(colours[labels == i], axis=0)) for i in groups]
     named = {n: core(painted[labels == groups[k]]) for n, k in name_by_hue(seen, hues).items()}
     return {name: Paint.fit(g) for name, g in named.items() if len(g) >= MIN_SAMPLES}
+
+
+HUE_BINS = 90
+"""Bins of the hue circle (4 degrees of OpenCV's 360-degree hue each) ``paint_count`` looks
+for peaks in."""
+HUE_SMOOTH = 1.5
+"""Spread (bins) of the smoothing over that circle: one paint's shading, head to stand, makes
+one peak, not a few."""
+VALLEY = 0.8
+"""Two peaks are two paints only where the hues between them fall below this share of the
+lower peak; shallower dips are one paint's shading.  The tuned looks' four-player starts keep
+their four paints from 0.7 up, and the blend of two stands' edges makes no peak at all."""
+
+
+def paint_count(angle: np.ndarray) -> int:
+    """How many paints the crowd's painted pixels show: the peaks of their hue circle (hue
+    ``angle`` in radians) with a deep valley between them and enough pixels to fit a colour.
+    A 3-player start has three peaks and the blend of two neighbouring stands' edges none of
+    its own, so the start's groups are as many as its figures, whatever the set's count."""
+    bins = np.floor(np.mod(angle, 2 * np.pi) / (2 * np.pi) * HUE_BINS).astype(np.intp)
+    counts = np.bincount(bins, minlength=HUE_BINS).astype(np.float64)
+    reach = np.arange(-3 * HUE_SMOOTH, 3 * HUE_SMOOTH + 1)
+    kernel = np.exp(-0.5 * (reach / HUE_SMOOTH) ** 2)
+    wrapped = np.concatenate([counts[-len(reach) :], counts, counts[: len(reach)]])
+    smooth = np.convolve(wrapped, kernel / kernel.sum(), "same")[len(reach) : -len(reach)]
+    top = (smooth > 0) & (smooth >= np.roll(smooth, 1)) & (smooth > np.roll(smooth, -1))
+    peaks = [int(i) for i in np.flatnonzero(top)]
+    if not peaks:
+        return 0
+    # each bin's pixels belong to the nearest peak, then peaks with a shallow valley between
+    # them merge into the higher one, pixels and all
+    apart = np.abs(np.arange(HUE_BINS)[:, None] - np.array(peaks)[None, :])
+    nearest = np.argmin(np.minimum(apart, HUE_BINS - apart), axis=1)
+    mass = dict(zip(peaks, np.bincount(nearest, counts, len(peaks)).tolist(), strict=True))
+    while len(peaks) > 1:
+        for j, a in enumerate(peaks):
+            b = peaks[(j + 1) % len(peaks)]
+            valley = smooth[np.arange(a, a + (b - a) % HUE_BINS + 1) % HUE_BINS].min()
+            if valley >= VALLEY * min(smooth[a], smooth[b]):
+                keep, lose = (a, b) if smooth[a] >= smooth[b] else (b, a)
+                mass[keep] += mass.pop(lose)
+                peaks.remove(lose)
+                break
+        else:
+            break
+    return sum(1 for i in peaks if mass[i] >= MIN_SAMPLES)
 
 
 def core(samples: np.ndarray) -> np.ndarray:

@@ -13,7 +13,9 @@ print than a figure hides looks unlike the start image, something is over the bo
 an arm, a sleeve) and the reading is marked covered.  Every frame then reads, against the
 layout:
 
-- each character by the paint of its stand: pixels of that hue and strongly saturated, less
+- each character by the paint of its stand, as the start image showed it (``paints.py``: the
+  start shows every character in play, so one whose paint it did not show is not looked for),
+  or for a profile without learned paints: pixels of that hue and strongly saturated, less
   the known lantern rings of the same colour, filtered with a head-sized disc so that a
   lantern's thin ring never looks like a figure.  Figures stand up to 0.4 of a piece tall,
   so their silhouette leans away from the camera's nadir; the camera, recovered from the
@@ -614,6 +616,9 @@ class TileReader(Reader[Board]):
         # a figure's dark stand and shadow look like a disc, so a half-hidden space is read
         # only when it shows the empty print
         unsure = (seen < MIN_SEEN) | (has & (seen < DISC_SEEN))
+        # his base stands on the hoard's middle, and what shows round it (his stand's shade on
+        # the purple print, the hoard's rim) is neither look: the hoard is not read under him
+        unsure |= at_home & (np.asarray(self.disc_spaces) == self.graph.home)
         for i in np.nonzero(unsure)[0]:
             has[i] = at_home and self.disc_spaces[i] == self.graph.home
         gap = np.linalg.norm(self.disc - self._empties, axis=1)
@@ -683,6 +688,11 @@ class TileReader(Reader[Board]):
     ) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """Where each figure stands (board units, unsnapped) and how sure each find is."""
         masks = self._learned_masks(board_img)
+        if any(c in masks for c in CHARACTER_COLOURS):
+            # the start image shows every character in play: one whose paint it did not show
+            # is not playing, and a built-in hue band would find it in another's paint or a print
+            empty = np.zeros(self._allowed.shape, np.float32)
+            masks |= {c: empty for c in CHARACTER_COLOURS if c not in masks}
         if len(masks) <= len(CHARACTER_COLOURS):
             masks |= self._assumed_masks(board_img, set(masks))
         found: dict[str, np.ndarray] = {}
