@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 
 from companion.games.base import Game
+from companion.games.reading import Reading
+from companion.referee.session import DOUBT_BELOW
 from companion.vision import synth
 
 
@@ -31,6 +33,10 @@ class DriftTally:
     """Frames with nothing over the board read as covered."""
     errors: dict[str, list[int]] = field(default_factory=dict)
     """Per ``reading_errors`` name, [wrong, counted] over the frames not read as covered."""
+    sure_wrong: int = 0
+    """Cells of those frames read wrong with the confidence the referee judges on."""
+    asked: int = 0
+    """... and cells read unsure (``session.DOUBT_BELOW``), which the referee asks about."""
     hands: int = 0
     hands_caught: int = 0
     read_ms: list[float] = field(default_factory=list)
@@ -40,6 +46,16 @@ class DriftTally:
             total = self.errors.setdefault(name, [0, 0])
             total[0] += wrong
             total[1] += counted
+
+    def add_reading(self, game: Game[Any], truth: Any, reading: Reading[Any]) -> None:
+        """Count one frame not read as covered: its errors, and which of its wrong cells the
+        referee would judge on rather than ask about."""
+        self.add_errors(game.lab.reading_errors(truth, reading.state))
+        unsure = np.asarray(reading.confidence) < DOUBT_BELOW
+        self.asked += int(unsure.sum())
+        order = {name: i for i, name in enumerate(game.cells(truth))}
+        wrong = game.lab.wrong_cells(truth, reading.state)
+        self.sure_wrong += sum(not unsure[order[name]] for name in wrong)
 
 
 def drift_game(
@@ -73,7 +89,7 @@ def drift_game(
         tally.frames += 1
         tally.covered += reading.covered
         if not reading.covered:
-            tally.add_errors(game.lab.reading_errors(truth, reading.state))
+            tally.add_reading(game, truth, reading)
         if k % hand_every == 0:
             over = synth.render_scene(
                 game, truth, look, rng, pose=pose, light=lights[k], board_seed=seed, hand="over"
@@ -98,6 +114,8 @@ def drift_report(game: Game[Any], *, seed: int = 0, games: int = 2, frames: int 
             f"    {name:<16}{wrong:>6} of {counted:>7}"
             for name, (wrong, counted) in tally.errors.items()
         ),
+        f"  of all their cells: read sure but wrong {tally.sure_wrong}, read unsure (asked) "
+        f"{tally.asked}",
         f"  arms over the board caught: {tally.hands_caught}/{tally.hands}",
     ]
     if tally.read_ms:
