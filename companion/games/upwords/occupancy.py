@@ -54,6 +54,14 @@ DISTINCT_TONE = 0.3
 to tell that no stack is there."""
 FLOOR_CONFIDENCE = 0.8
 """Confidence that a square showing its bare board is empty."""
+GRIDLESS_SHARE = 0.3
+"""Grid-line contrast, as a share of the bare squares' in the same frame, below which a square's
+printed lines are hidden (set on the tuned looks: bare squares under drift stay above 0.4 of
+the median, squares under an arm fall below 0.1)."""
+MIN_GRIDLESS = 2
+"""Squares whose printed lines vanished that make a frame covered: an arm hides several."""
+MIN_GRID_SQUARES = 5
+"""Bare squares needed to tell the frame's grid contrast; fewer, and the lines tell nothing."""
 OVERHUNG_CONFIDENCE = 0.5
 """Confidence that a square is empty when it shows no letter but the tiles' colour: seen
 obliquely, a tall neighbour's side or face hides it (a tile there would show its letter
@@ -75,6 +83,9 @@ class Survey:
     """(N,) each square's largest change."""
     candidates: np.ndarray
     """The squares worth looking for a letter on (``worth_a_look``)."""
+    grid: np.ndarray
+    """(N, 4) contrast of the printed grid line along each side of every square
+    (``grid_contrast``)."""
 
     @classmethod
     def of(
@@ -106,7 +117,8 @@ class Survey:
         change = np.log1p(medians) - np.log1p(bare)
         distance = np.abs(change).max(axis=(0, 2))
         points = np.log1p(samples[0]) - np.log1p(bare[0, :, None])
-        return cls(bare, samples, change, distance, worth_a_look(distance, points))
+        candidates = worth_a_look(distance, points)
+        return cls(bare, samples, change, distance, candidates, grid_contrast(view.grid(image)))
 
     def bare_confidence(self) -> list[float]:
         """How sure each square is to be empty by its colour alone: what it is read as until a
@@ -148,6 +160,31 @@ class Survey:
                 beside |= moved[dr : dr + SIZE, dc : dc + SIZE]
         backed = ~textured[changed] | beside.flat[changed]
         return changed[(self.distance[changed] > SURE_TILE_COLOUR) & backed]
+
+    def gridless(self, plain: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+        """The ``plain`` squares (N,: no tile, no texture, no stack leaning over) whose printed
+        grid lines have all but vanished: something stands over them.  ``tiles`` (N,) marks
+        the squares holding tiles: a line beside one shows the tile's side, not the grid; and
+        the playing area's edge is the tray's lip, whose contrast is the tray's, not the grid's.
+
+        Colour says a square changed, not why: a drift the colour model misses changes a bare
+        square as much as a sleeve does.  The printed lines survive any drift (exposure and
+        white balance scale the line and the well alike, so their log contrast is that of the
+        bare squares in the same frame), but a hand over the board hides them.  The frame's
+        own bare contrast is that of the plain squares whose colour did not change: a hand is
+        never among them.
+        """
+        padded = np.pad(tiles.reshape(SIZE, SIZE), 1, constant_values=True)
+        # the neighbour across each side, in _grid_offsets' order: top, right, bottom, left
+        beside = np.stack(
+            [padded[:-2, 1:-1], padded[1:-1, 2:], padded[2:, 1:-1], padded[1:-1, :-2]], axis=-1
+        ).reshape(N, 4)
+        lines = np.where(beside, -np.inf, self.grid).max(axis=1)
+        plain = plain & ~beside.all(axis=1)
+        quiet = plain & (self.distance <= TILE_COLOUR)
+        if quiet.sum() < MIN_GRID_SQUARES:
+            return np.zeros(0, np.intp)
+        return np.flatnonzero(plain & (lines < GRIDLESS_SHARE * np.median(lines[quiet])))
 
     def empty_footprints(
         self, footprints: np.ndarray, squares: np.ndarray, faces: np.ndarray
@@ -213,6 +250,17 @@ def bare_floor(seen: np.ndarray, bare: np.ndarray, faces: np.ndarray) -> np.ndar
     tones = np.log1p(np.linspace(*TILE_TONES, 8)[:, None] * np.median(faces, axis=0)[None])
     apart = np.abs(board[:, None] - tones[None]).max(axis=2).min(axis=1) > DISTINCT_TONE
     return apart & (bare.mean(axis=1) >= FLOOR_SHARE)
+
+
+def grid_contrast(samples: np.ndarray) -> np.ndarray:
+    """(n, 4) how clearly each side's printed grid line stands out from a square's well.
+
+    ``samples`` (n, 4 sides, 2 [line, well], points, 3) are colours on each side's line and
+    just inside it (``View.grid``).  A side's contrast is its largest channel's log change from
+    the well to the line (median along the side), so a uniform light change cancels out.
+    """
+    step = np.log1p(samples[:, :, 0]) - np.log1p(samples[:, :, 1])
+    return np.abs(np.median(step, axis=2)).max(axis=2)
 
 
 def worth_a_look(distance: np.ndarray, points: np.ndarray) -> np.ndarray:
