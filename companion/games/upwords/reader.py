@@ -73,6 +73,8 @@ from companion.games.upwords.model import (
 from companion.games.upwords.occlusion import HIDDEN_CONFIDENCE, hidden_share, overhung
 from companion.games.upwords.occupancy import (
     FLOOR_CONFIDENCE,
+    GRIDLESS_SHARE,
+    INTACT_SHARE,
     MIN_GRIDLESS,
     OVERHUNG_CONFIDENCE,
     Survey,
@@ -440,9 +442,9 @@ class TileReader(Reader[Board]):
         reads = [SquareRead(0, "", sure) for sure in survey.bare_confidence()]
         candidates = survey.candidates
         tiles_at = np.zeros(N, bool) if stacked is None else stacked.copy()
-        plain = ~self.textured
         if candidates.size == 0:
-            return reads, _hidden(survey, plain, tiles_at, np.zeros(0, np.intp)), view.base
+            shares = survey.grid_shares(~self.textured & ~tiles_at, tiles_at)
+            return reads, _hidden(shares, ~self.textured, np.zeros(0, np.intp)), view.base
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         found, layout, scores = find_letters(
             image, gray, view, candidates, survey.tile_coloured(candidates), self.lean
@@ -450,12 +452,14 @@ class TileReader(Reader[Board]):
         footprints = view.footprints(image)
         found.drop(survey.texture_only(footprints, self.textured))
         entries = found.found()
-        changed = survey.letterless(entries, self.textured)
+        tiles_at[candidates[entries]] = True
+        plain = ~self.textured & ~tiles_at
+        shares = survey.grid_shares(plain, tiles_at)
+        changed = survey.letterless(entries, self.textured, shares >= INTACT_SHARE)
         for i in changed:
             reads[i] = SquareRead(0, "", 0.0)
-        tiles_at[candidates[entries]] = True
         if entries.size == 0:
-            return reads, _hidden(survey, plain, tiles_at, changed), layout
+            return reads, _hidden(shares, plain, changed), layout
         tiles = found.subset(entries)
         layout, tile_scores, told = self._thickness_shown(
             image, view, layout, tiles, scores[entries]
@@ -475,7 +479,7 @@ class TileReader(Reader[Board]):
             for i in changed[leaning]:
                 reads[i] = SquareRead(0, "", OVERHUNG_CONFIDENCE)
         plain &= ~overhung(np.arange(N), tiles.squares, levels, layout.lean)
-        odd = _hidden(survey, plain, tiles_at, unexplained)
+        odd = _hidden(shares, plain, unexplained)
         floor = survey.empty_footprints(footprints, tiles.squares, colours)
         hidden = hidden_share(layout.lean, tiles.squares, levels) > 0
         # once the reader follows a game (an agreed board remembered), a height the view
@@ -533,12 +537,13 @@ class TileReader(Reader[Board]):
         return Reading(state=Board(squares), confidence=confidence, covered=odd > 0, note=note)
 
 
-def _hidden(survey: Survey, plain: np.ndarray, tiles: np.ndarray, unexplained: np.ndarray) -> int:
+def _hidden(shares: np.ndarray, plain: np.ndarray, unexplained: np.ndarray) -> int:
     """How many squares something over the board hides: the letterless squares far from the
-    board's colour that nothing read explains (``unexplained``), and the ``plain`` ones with
-    no tile (``tiles``) whose printed lines vanished (``Survey.gridless``) when enough did, as
-    under an arm whose colour a drifted camera makes the board's."""
-    gridless = survey.gridless(plain & ~tiles, tiles)
+    board's colour that nothing read explains (``unexplained``), and the ``plain`` ones (no
+    tile, no texture, no stack leaning over) whose printed lines vanished (``shares``,
+    ``Survey.grid_shares``) when enough did, as under an arm whose colour a drifted camera
+    makes the board's."""
+    gridless = np.flatnonzero(plain & (shares < GRIDLESS_SHARE))
     if len(gridless) < MIN_GRIDLESS:
         return len(unexplained)
     return len(np.union1d(unexplained, gridless))
