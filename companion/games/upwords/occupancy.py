@@ -149,9 +149,9 @@ class Survey:
 
     def letterless(self, found: np.ndarray, textured: np.ndarray, lined: np.ndarray) -> np.ndarray:
         """The candidate squares far from the board's colour with no letter (not at the
-        positions ``found``): a hand, or a neighbour's stack leaning over.  Not the ``lined``
-        (N,) squares, whose printed grid lines all show (``grid_shares``): nothing stands
-        over them, and their colour changed with the camera's drift.
+        positions ``found``): a hand, or a neighbour's stack leaning over.  The ``lined``
+        (N,) squares, whose printed grid lines all show (``grid_shares``), changed with the
+        camera's drift, not under an arm: they back no textured square.
 
         The moulded texture of the ``textured`` squares (N,) changes their median colour with
         blur, JPEG and light in ways no colour model follows (up to 0.6 on the empty navy
@@ -159,9 +159,10 @@ class Survey:
         changed from the board's colour: an arm over the board covers more than them.
         """
         changed = self.candidates[np.setdiff1d(np.arange(len(self.candidates)), found)]
-        changed = changed[~lined[changed]]
         moved = np.zeros((SIZE + 2, SIZE + 2), bool)
-        plain = changed[~textured[changed] & (self.distance[changed] > TILE_COLOUR)]
+        plain = changed[
+            ~textured[changed] & ~lined[changed] & (self.distance[changed] > TILE_COLOUR)
+        ]
         moved[1:-1, 1:-1].flat[plain] = True
         beside = np.zeros((SIZE, SIZE), bool)
         for dr in range(3):

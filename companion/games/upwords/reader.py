@@ -455,11 +455,12 @@ class TileReader(Reader[Board]):
         tiles_at[candidates[entries]] = True
         plain = ~self.textured & ~tiles_at
         shares = survey.grid_shares(plain, tiles_at)
-        changed = survey.letterless(entries, self.textured, shares >= INTACT_SHARE)
+        lined = shares >= INTACT_SHARE  # a square whose lines all show: nothing over it
+        changed = survey.letterless(entries, self.textured, lined)
         for i in changed:
             reads[i] = SquareRead(0, "", 0.0)
         if entries.size == 0:
-            return reads, _hidden(shares, plain, changed), layout
+            return reads, _hidden(shares, plain, changed[~lined[changed]]), layout
         tiles = found.subset(entries)
         layout, tile_scores, told = self._thickness_shown(
             image, view, layout, tiles, scores[entries]
@@ -479,7 +480,7 @@ class TileReader(Reader[Board]):
             for i in changed[leaning]:
                 reads[i] = SquareRead(0, "", OVERHUNG_CONFIDENCE)
         plain &= ~overhung(np.arange(N), tiles.squares, levels, layout.lean)
-        odd = _hidden(shares, plain, unexplained)
+        odd = _hidden(shares, plain, unexplained[~lined[unexplained]])
         floor = survey.empty_footprints(footprints, tiles.squares, colours)
         hidden = hidden_share(layout.lean, tiles.squares, levels) > 0
         # once the reader follows a game (an agreed board remembered), a height the view
