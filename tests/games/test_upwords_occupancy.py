@@ -1,15 +1,27 @@
-"""Empty square or tile, from colour alone, on rendered frames with their truth."""
+"""Empty square or tile, from colour alone, on rendered frames with their truth; and what
+stands over the board, from the printed grid lines it hides."""
 
 from __future__ import annotations
+
+from functools import cache
 
 import cv2
 import numpy as np
 from upwords_scenes import GAME, POSE, scene
 
 from companion.drift_bench import DriftTally, drift_game
+from companion.games.upwords import draw
 from companion.games.upwords.faces import find_letters
-from companion.games.upwords.model import SIZE
-from companion.games.upwords.occupancy import Survey, chroma, common_chroma, worth_a_look
+from companion.games.upwords.layout import N, View
+from companion.games.upwords.model import SIZE, Board
+from companion.games.upwords.occupancy import (
+    Survey,
+    chroma,
+    common_chroma,
+    grid_contrast,
+    worth_a_look,
+)
+from companion.games.upwords.reader import TileReader
 from companion.vision import synth
 
 
@@ -34,7 +46,9 @@ def test_every_tile_is_worth_a_look_and_looks_like_one() -> None:
 
 def test_the_empty_board_under_other_light_is_bare() -> None:
     bare = survey(scene().empty)
-    assert bare.letterless(np.zeros(0, np.intp), scene().reader.textured).size == 0
+    assert (
+        bare.letterless(np.zeros(0, np.intp), scene().reader.textured, np.zeros(N, bool)).size == 0
+    )
     assert bare.tile_coloured(np.arange(SIZE * SIZE)).mean() < 0.2
     assert np.median(bare.bare_confidence()) > 0.6
 
@@ -57,7 +71,7 @@ def explained(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         frame, gray, seen.view, candidates, colours.tile_coloured(candidates), seen.reader.lean
     )
     found = letters.found()
-    changed = colours.letterless(found, seen.reader.textured)
+    changed = colours.letterless(found, seen.reader.textured, np.zeros(N, bool))
     # a neighbour's face leaning over an empty square shows its letter there too
     tiles = candidates[found][heights()[candidates[found]] > 0]
     levels = heights()[tiles]
@@ -100,3 +114,74 @@ def test_white_tiles_on_grey_are_still_found_when_the_camera_clips_both() -> Non
     assert tally.frames == 4 and tally.covered == 0
     assert tally.errors["empty or tile"][0] <= 3
     assert tally.sure_wrong <= 3
+
+
+def printed_board(look: str) -> tuple[np.ndarray, View]:
+    """The empty board of ``look`` seen from straight above, and its view."""
+    geometry = GAME.geometry
+    board = draw.draw_board(Board.empty(), look, np.random.default_rng(1), geometry=geometry)
+    cell, origin = 96.0, 96.0 * geometry.margin
+    cells = np.array([[cell, 0.0, origin], [0.0, cell, origin], [0.0, 0.0, 1.0]])
+    return board, View.build(cells, np.zeros(3), board.shape[1::-1])
+
+
+def test_grid_lines_keep_their_contrast_under_a_drift_and_vanish_under_a_hand() -> None:
+    board, view = printed_board("deluxe")
+    bare = grid_contrast(view.grid(board))
+    assert bare.shape == (N, 4)
+    assert np.median(bare) > 0.3  # light ridges between dark wells
+    drifted = np.clip(board * np.array([0.55, 0.7, 0.8]), 0, 255).astype(np.uint8)
+    assert np.allclose(grid_contrast(view.grid(drifted)), bare, atol=0.05)
+    # a sleeve of the wells' own colour over the first two rows: no colour change, no lines
+    covered = board.copy()
+    covered[: int(96 * (GAME.geometry.margin + 2.3))] = np.median(board, axis=(0, 1))
+    lines = grid_contrast(view.grid(covered))
+    assert lines[: 2 * SIZE].max() < 0.05
+    assert np.allclose(lines[3 * SIZE :], bare[3 * SIZE :])
+
+
+@cache
+def drifted_game(look: str) -> tuple[TileReader, synth.Pose, list[synth.Light], Board]:
+    """A reader calibrated under one light, a board from the middle of a game, and the lights
+    of a game filmed without a camera lock (the bench's colour drift, in a tuned ``look``)."""
+    rng = np.random.default_rng(0)
+    low, high = GAME.geometry.tilt_deg
+    pose = synth.random_pose(rng, high, min_tilt=low)
+    lights = synth.drifting_lights(rng, 9)
+    reader, _ = synth.calibrated_reader(GAME, look, pose, lights[0], 0)
+    boards = GAME.lab.random_game(rng)
+    return reader, pose, lights, boards[len(boards) // 2]
+
+
+def drifted_frame(frame: int, hand: str | None, seed: int, look: str = "classic") -> bool:
+    """Whether the reader calls the board ``frame`` frames into the drift covered."""
+    reader, pose, lights, truth = drifted_game(look)
+    image = synth.render_scene(
+        GAME,
+        truth,
+        look,
+        np.random.default_rng(seed),
+        pose=pose,
+        light=lights[frame],
+        board_seed=0,
+        hand=hand,
+    ).image
+    return reader.read_frame(image).covered
+
+
+def test_an_arm_is_caught_after_the_colours_drifted() -> None:
+    """Arms the board's colours alone missed: drifted, the sleeve looks like bare board."""
+    assert drifted_frame(8, "over", 5)
+    assert drifted_frame(2, "over", 4)
+
+
+def test_a_drift_with_nothing_over_the_board_is_not_covered() -> None:
+    assert not drifted_frame(8, None, 9)
+    assert not drifted_frame(2, None, 9)
+
+
+def test_centre_squares_whose_colour_drifted_are_not_a_cover() -> None:
+    """Washed out, the deluxe set's red centre squares and the wells beside them move far from
+    their calibrated colours; their printed lines all show, so nothing is over them."""
+    assert not drifted_frame(8, None, 9, "deluxe")
+    assert drifted_frame(8, "over", 5, "deluxe")

@@ -37,6 +37,12 @@ RING_INSET = 0.12
 """Where a face's colour is sampled: this far (cells) inside its square, outside any letter
 and inside the face even when a loose stack sits off centre."""
 RING_ALONG = np.linspace(0.1, 0.9, 8)
+GRID_ALONG = np.linspace(0.25, 0.75, 5)
+"""Sample positions along each printed grid line round a square (its corners are left out:
+a diagonal neighbour's stack may stand over them)."""
+GRID_BESIDE = 0.2
+"""How far (cells) inside a square its well is sampled beside each grid line: clear of the
+widest line (0.14 cells) and its shading, outside a tile's footprint ring."""
 TILE_HALF = 0.44
 """Half a tile's side, in cells."""
 
@@ -102,6 +108,19 @@ def _ring_offsets() -> np.ndarray:
             np.stack([np.full_like(along, hi), along], 1),
         ]
     )
+
+
+def _grid_offsets() -> np.ndarray:
+    """(4 sides, 2 [on the line, beside it], len(GRID_ALONG), 2) offsets in a cell: points on
+    the printed line along each side of a square and in its well just inside."""
+    out = np.empty((4, 2, len(GRID_ALONG), 2))
+    for k, inset in enumerate((0.0, GRID_BESIDE)):
+        lo, hi = np.full_like(GRID_ALONG, inset), np.full_like(GRID_ALONG, 1.0 - inset)
+        out[0, k] = np.stack([GRID_ALONG, lo], 1)  # top
+        out[1, k] = np.stack([hi, GRID_ALONG], 1)  # right
+        out[2, k] = np.stack([GRID_ALONG, hi], 1)  # bottom
+        out[3, k] = np.stack([lo, GRID_ALONG], 1)  # left
+    return out
 
 
 def _rim_points() -> np.ndarray:
@@ -260,6 +279,8 @@ class View:
     rim_map: np.ndarray
     footprint_map: np.ndarray
     """Every square's ring of ``_ring_offsets`` on the board plane: inside a stack's footprint."""
+    grid_map: np.ndarray
+    """Every square's ``_grid_offsets`` on the board plane: its printed lines and its well."""
     base: Layout
 
     @classmethod
@@ -277,6 +298,7 @@ class View:
             colour_map=as_map(colour_pts),
             rim_map=as_map(project(cells, _rim_points())),
             footprint_map=as_map(project(cells, origins[:, None] + _ring_offsets()[None])),
+            grid_map=as_map(project(cells, origins[:, None, None, None] + _grid_offsets()[None])),
             base=Layout.build(cells, lean),
         )
 
@@ -297,6 +319,12 @@ class View:
         where no letter is printed: a stack there always hides it."""
         ring = len(_ring_offsets())
         return sample(image, self.footprint_map, N * ring).reshape(N, ring, -1)
+
+    def grid(self, image: np.ndarray) -> np.ndarray:
+        """(N, 4 sides, 2 [line, well], len(GRID_ALONG), 3) colours on the printed grid lines
+        round each square on the board plane and in its well beside them."""
+        shape = (N, *_grid_offsets().shape[:-1])
+        return sample(image, self.grid_map, int(np.prod(shape))).reshape(*shape, -1)
 
     def rim(self, image: np.ndarray) -> np.ndarray:
         return sample(image, self.rim_map, len(_rim_points()))

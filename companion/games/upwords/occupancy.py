@@ -8,7 +8,9 @@ across the board come out), and looks for a letter only on squares that changed
 (``Survey.candidates``).  What shows no letter is judged by colour too: a square far from the
 board's colour is covered (a hand, a die) unless a tall neighbour leaning over it explains what
 it shows (``Survey.leaned_over``), and a square whose footprint still shows its bare board holds
-no stack whatever face appears over it (``bare_floor``).
+no stack whatever face appears over it (``bare_floor``).  Colour alone cannot tell a sleeve
+from a drift the model misses, so the printed grid lines have the last word: a square whose
+lines all show is not covered, and squares whose lines vanished are (``Survey.grid_shares``).
 """
 
 from __future__ import annotations
@@ -60,6 +62,18 @@ DISTINCT_TONE = 0.3
 to tell that no stack is there."""
 FLOOR_CONFIDENCE = 0.8
 """Confidence that a square showing its bare board is empty."""
+GRIDLESS_SHARE = 0.3
+"""Grid-line contrast, as a share of the plain squares' median in the same frame
+(``Survey.grid_shares``), below which a square's printed lines are hidden; set on the tuned
+looks, where squares under an arm fall below 0.1."""
+INTACT_SHARE = 0.5
+"""Grid-line contrast share above which a square's lines all show: a colour change on it is the
+camera's drift, not something over it (set on the tuned looks, between squares under an arm,
+below 0.3, and most bare ones, above 0.6)."""
+MIN_GRIDLESS = 2
+"""Squares whose printed lines vanished that make a frame covered: an arm hides several."""
+MIN_GRID_SQUARES = 5
+"""Plain squares with a line to show needed to tell the frame's grid contrast."""
 OVERHUNG_CONFIDENCE = 0.5
 """Confidence that a square is empty when it shows no letter but the tiles' colour: seen
 obliquely, a tall neighbour's side or face hides it (a tile there would show its letter
@@ -81,6 +95,9 @@ class Survey:
     """(N,) each square's largest change."""
     candidates: np.ndarray
     """The squares worth looking for a letter on (``worth_a_look``)."""
+    grid: np.ndarray
+    """(N, 4) contrast of the printed grid line along each side of every square
+    (``grid_contrast``)."""
 
     @classmethod
     def of(
@@ -112,7 +129,8 @@ class Survey:
         change = np.log1p(medians) - np.log1p(bare)
         distance = np.abs(change).max(axis=(0, 2))
         points = np.log1p(samples[0]) - np.log1p(bare[0, :, None])
-        return cls(bare, samples, change, distance, worth_a_look(distance, points))
+        candidates = worth_a_look(distance, points)
+        return cls(bare, samples, change, distance, candidates, grid_contrast(view.grid(image)))
 
     def bare_confidence(self) -> list[float]:
         """How sure each square is to be empty by its colour alone: what it is read as until a
@@ -135,9 +153,11 @@ class Survey:
         moved = (np.abs(np.log1p(rims) - empty).max(axis=2) > TILE_COLOUR).mean(axis=1)
         return faint[moved <= MAX_ALIEN_SHARE]
 
-    def letterless(self, found: np.ndarray, textured: np.ndarray) -> np.ndarray:
+    def letterless(self, found: np.ndarray, textured: np.ndarray, lined: np.ndarray) -> np.ndarray:
         """The candidate squares far from the board's colour with no letter (not at the
-        positions ``found``): a hand, or a neighbour's stack leaning over.
+        positions ``found``): a hand, or a neighbour's stack leaning over.  The ``lined``
+        (N,) squares, whose printed grid lines all show (``grid_shares``), changed with the
+        camera's drift, not under an arm: they back no textured square.
 
         The moulded texture of the ``textured`` squares (N,) changes their median colour with
         blur, JPEG and light in ways no colour model follows (up to 0.6 on the empty navy
@@ -146,7 +166,9 @@ class Survey:
         """
         changed = self.candidates[np.setdiff1d(np.arange(len(self.candidates)), found)]
         moved = np.zeros((SIZE + 2, SIZE + 2), bool)
-        plain = changed[~textured[changed] & (self.distance[changed] > TILE_COLOUR)]
+        plain = changed[
+            ~textured[changed] & ~lined[changed] & (self.distance[changed] > TILE_COLOUR)
+        ]
         moved[1:-1, 1:-1].flat[plain] = True
         beside = np.zeros((SIZE, SIZE), bool)
         for dr in range(3):
@@ -154,6 +176,30 @@ class Survey:
                 beside |= moved[dr : dr + SIZE, dc : dc + SIZE]
         backed = ~textured[changed] | beside.flat[changed]
         return changed[(self.distance[changed] > SURE_TILE_COLOUR) & backed]
+
+    def grid_shares(self, plain: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+        """(N,) how clearly each square's printed grid lines show, as a share of the median
+        over the ``plain`` squares (no tile, no texture); NaN where no line tells.  ``tiles``
+        (N,) marks the squares holding tiles: a line beside one shows the tile's side, not
+        the grid; and the playing area's edge is the tray's lip, whose contrast is the tray's.
+
+        Colour says a square changed, not why: a drift the colour model misses changes a bare
+        square as much as a sleeve does.  The printed lines survive a drift (exposure and white
+        balance scale the line and the well alike, and the share is against the same frame's
+        squares), but a hand over the board hides them.  An arm covers a minority of the
+        plain squares, so their median is the bare board's contrast; its colour is no help,
+        as a drift can leave no square near its calibrated colour.
+        """
+        padded = np.pad(tiles.reshape(SIZE, SIZE), 1, constant_values=True)
+        # the neighbour across each side, in _grid_offsets' order: top, right, bottom, left
+        beside = np.stack(
+            [padded[:-2, 1:-1], padded[1:-1, 2:], padded[2:, 1:-1], padded[1:-1, :-2]], axis=-1
+        ).reshape(N, 4)
+        lines = np.where(beside, -np.inf, self.grid).max(axis=1)
+        told = plain & ~beside.all(axis=1)
+        if told.sum() < MIN_GRID_SQUARES:
+            return np.full(N, np.nan)
+        return np.where(beside.all(axis=1), np.nan, lines / np.median(lines[told]))
 
     def empty_footprints(
         self, footprints: np.ndarray, squares: np.ndarray, faces: np.ndarray
@@ -219,6 +265,17 @@ def bare_floor(seen: np.ndarray, bare: np.ndarray, faces: np.ndarray) -> np.ndar
     tones = np.log1p(np.linspace(*TILE_TONES, 8)[:, None] * np.median(faces, axis=0)[None])
     apart = np.abs(board[:, None] - tones[None]).max(axis=2).min(axis=1) > DISTINCT_TONE
     return apart & (bare.mean(axis=1) >= FLOOR_SHARE)
+
+
+def grid_contrast(samples: np.ndarray) -> np.ndarray:
+    """(n, 4) how clearly each side's printed grid line stands out from a square's well.
+
+    ``samples`` (n, 4 sides, 2 [line, well], points, 3) are colours on each side's line and
+    just inside it (``View.grid``).  A side's contrast is its largest channel's log change from
+    the well to the line (median along the side), so a uniform light change cancels out.
+    """
+    step = np.log1p(samples[:, :, 0]) - np.log1p(samples[:, :, 1])
+    return np.abs(np.median(step, axis=2)).max(axis=2)
 
 
 def worth_a_look(distance: np.ndarray, points: np.ndarray) -> np.ndarray:

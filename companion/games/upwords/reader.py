@@ -70,9 +70,12 @@ from companion.games.upwords.model import (
     parse_cell,
     parse_square,
 )
-from companion.games.upwords.occlusion import HIDDEN_CONFIDENCE, hidden_share
+from companion.games.upwords.occlusion import HIDDEN_CONFIDENCE, hidden_share, overhung
 from companion.games.upwords.occupancy import (
     FLOOR_CONFIDENCE,
+    GRIDLESS_SHARE,
+    INTACT_SHARE,
+    MIN_GRIDLESS,
     OVERHUNG_CONFIDENCE,
     Survey,
     chroma,
@@ -438,8 +441,10 @@ class TileReader(Reader[Board]):
         survey = Survey.of(image, view, self.board_colour, self.rim_colour, stacked)
         reads = [SquareRead(0, "", sure) for sure in survey.bare_confidence()]
         candidates = survey.candidates
+        tiles_at = np.zeros(N, bool) if stacked is None else stacked.copy()
         if candidates.size == 0:
-            return reads, 0, view.base
+            shares = survey.grid_shares(~self.textured & ~tiles_at, tiles_at)
+            return reads, _hidden(shares, ~self.textured, np.zeros(0, np.intp)), view.base
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         found, layout, scores = find_letters(
             image, gray, view, candidates, survey.tile_coloured(candidates), self.lean
@@ -447,11 +452,15 @@ class TileReader(Reader[Board]):
         footprints = view.footprints(image)
         found.drop(survey.texture_only(footprints, self.textured))
         entries = found.found()
-        changed = survey.letterless(entries, self.textured)
+        tiles_at[candidates[entries]] = True
+        plain = ~self.textured & ~tiles_at
+        shares = survey.grid_shares(plain, tiles_at)
+        lined = shares >= INTACT_SHARE  # a square whose lines all show: nothing over it
+        changed = survey.letterless(entries, self.textured, lined)
         for i in changed:
             reads[i] = SquareRead(0, "", 0.0)
         if entries.size == 0:
-            return reads, len(changed), layout
+            return reads, _hidden(shares, plain, changed[~lined[changed]]), layout
         tiles = found.subset(entries)
         layout, tile_scores, told = self._thickness_shown(
             image, view, layout, tiles, scores[entries]
@@ -462,14 +471,16 @@ class TileReader(Reader[Board]):
         guesses = self.letters.classify(tiles.glyphs())
         colours = layout.face_colour(image, levels, tiles.squares)
         common, foreign = common_chroma(chroma(colours))
-        odd = len(changed)
+        unexplained = changed
         if common is not None and changed.size:
             leaning = survey.leaned_over(
                 changed, tiles.squares, levels, foreign, common, layout.lean
             )
-            odd -= int(leaning.sum())
+            unexplained = changed[~leaning]
             for i in changed[leaning]:
                 reads[i] = SquareRead(0, "", OVERHUNG_CONFIDENCE)
+        plain &= ~overhung(np.arange(N), tiles.squares, levels, layout.lean)
+        odd = _hidden(shares, plain, unexplained[~lined[unexplained]])
         floor = survey.empty_footprints(footprints, tiles.squares, colours)
         hidden = hidden_share(layout.lean, tiles.squares, levels) > 0
         # once the reader follows a game (an agreed board remembered), a height the view
@@ -525,6 +536,18 @@ class TileReader(Reader[Board]):
         confidence = np.array([sq.confidence for sq in reads], np.float64)
         note = f"{odd} square(s) hidden" if odd else ""
         return Reading(state=Board(squares), confidence=confidence, covered=odd > 0, note=note)
+
+
+def _hidden(shares: np.ndarray, plain: np.ndarray, unexplained: np.ndarray) -> int:
+    """How many squares something over the board hides: the letterless squares far from the
+    board's colour that nothing read explains (``unexplained``), and the ``plain`` ones (no
+    tile, no texture, no stack leaning over) whose printed lines vanished (``shares``,
+    ``Survey.grid_shares``) when enough did, as under an arm whose colour a drifted camera
+    makes the board's."""
+    gridless = np.flatnonzero(plain & (shares < GRIDLESS_SHARE))
+    if len(gridless) < MIN_GRIDLESS:
+        return len(unexplained)
+    return len(np.union1d(unexplained, gridless))
 
 
 def _parsed(parse: Callable[[str], _T], text: str) -> _T:
