@@ -27,12 +27,12 @@ import cv2
 import numpy as np
 
 from companion.capture.sources import Frame
-from companion.drift_bench import drift_report
+from companion.drift_bench import drift_report, referee_split
 from companion.errors import CompanionError
 from companion.games.base import Game, S
 from companion.games.reading import Reading
 from companion.referee.loop import FrameLoop, Step
-from companion.referee.session import DOUBT_BELOW, Session
+from companion.referee.session import Session
 from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store
 from companion.replay import referee_input
@@ -102,11 +102,10 @@ class _Tally:
         self.exact += errors["cells"][0] == 0
         self.covered += bool(reading.covered)
         # what the referee does with a cell: cells read unsure are asked about, not judged
-        unsure = np.asarray(reading.confidence) < DOUBT_BELOW
-        self.asked += int(unsure.sum())
-        order = {name: i for i, name in enumerate(game.cells(truth))}
         misread = game.lab.wrong_cells(truth, reading.state)
-        self.sure_wrong += sum(not unsure[order[name]] for name in misread)
+        asked, sure_wrong = referee_split(game, truth, reading, misread)
+        self.asked += asked
+        self.sure_wrong += sure_wrong
         if before is not None:
             played = set(game.lab.wrong_cells(before, truth))
             self.played += len(played)

@@ -51,11 +51,22 @@ class DriftTally:
         """Count one frame not read as covered: its errors, and which of its wrong cells the
         referee would judge on rather than ask about."""
         self.add_errors(game.lab.reading_errors(truth, reading.state))
-        unsure = np.asarray(reading.confidence) < DOUBT_BELOW
-        self.asked += int(unsure.sum())
-        order = {name: i for i, name in enumerate(game.cells(truth))}
-        wrong = game.lab.wrong_cells(truth, reading.state)
-        self.sure_wrong += sum(not unsure[order[name]] for name in wrong)
+        asked, sure_wrong = referee_split(
+            game, truth, reading, game.lab.wrong_cells(truth, reading.state)
+        )
+        self.asked += asked
+        self.sure_wrong += sure_wrong
+
+
+def referee_split(
+    game: Game[Any], truth: Any, reading: Reading[Any], misread: list[str]
+) -> tuple[int, int]:
+    """(cells read unsure, of the ``misread`` cells those read sure): the referee asks about a
+    changed cell read below ``session.DOUBT_BELOW`` and judges on the rest, so the second count
+    is the errors that reach a verdict."""
+    unsure = np.asarray(reading.confidence) < DOUBT_BELOW
+    order = {name: i for i, name in enumerate(game.cells(truth))}
+    return int(unsure.sum()), sum(not unsure[order[name]] for name in misread)
 
 
 def drift_game(
