@@ -323,7 +323,7 @@ class View:
     def grid(self, image: np.ndarray) -> np.ndarray:
         """(N, 4 sides, 2 [line, well], len(GRID_ALONG), 3) colours on the printed grid lines
         round each square on the board plane and in its well beside them."""
-        shape = (N, *_grid_offsets().shape[:-1])
+        shape = (N, 4, 2, len(GRID_ALONG))
         return sample(image, self.grid_map, int(np.prod(shape))).reshape(*shape, -1)
 
     def rim(self, image: np.ndarray) -> np.ndarray:
