@@ -27,7 +27,7 @@ from companion.errors import InputError
 from companion.games.base import BoardGeometry
 from companion.games.lab import Layer
 from companion.games.octiles.model import COLOURS, BoardGraph, Position, load_board
-from companion.games.octiles.tiles import Chords, chords
+from companion.games.octiles.tiles import chords
 
 BGR = tuple[int, int, int]
 Paint = Sequence[float]
@@ -239,9 +239,12 @@ def printed_curves(board: BoardGraph) -> list[np.ndarray]:
     return curves
 
 
-def chord_order(look_chords: Chords) -> list[tuple[int, int]]:
-    """The order the chords are laid down in (later ones pass over earlier ones)."""
-    return sorted(tuple(sorted(c)) for c in look_chords)  # type: ignore[misc]
+def chord_order(tile: int, rotation: int) -> list[tuple[int, int]]:
+    """The order a tile's chords are laid down in (later ones pass over earlier ones), as
+    edge pairs at ``rotation``: the order is the tile's own print, fixed at rotation 0 and
+    turned with it, as a real tile's crossings turn with the tile."""
+    order = sorted(tuple(sorted(c)) for c in chords(tile, 0))
+    return [((a + rotation) % 8, (b + rotation) % 8) for a, b in order]
 
 
 # --- raster helpers ----------------------------------------------------------------------------
@@ -311,7 +314,7 @@ def _tile_face(
     if face is None:
         _back_print(canvas, img, look, centre, spin, scale)
         return
-    for a, b in chord_order(chords(*face)):
+    for a, b in chord_order(*face):
         curve = chord_curve(a, b) * scale @ spin.T + centre
         # the gap cut into earlier chords stops short of the rim, which it would notch
         canvas.line(img, curve[3:-3], look.face, _band(look) + 2 * GAP)

@@ -26,7 +26,6 @@ from companion.games.octiles.draw import (
 )
 from companion.games.octiles.model import COLOURS, BoardGraph, Position, load_board
 from companion.games.octiles.paths import Path
-from companion.games.octiles.tiles import chords
 from companion.games.svg_text import num
 
 BOARD_FILL = "#c8965f"
@@ -81,7 +80,7 @@ def _tile(group: ET.Element, face: tuple[int, int] | None, centre: np.ndarray, p
     if face is None:
         return
     scale = TILE_APOTHEM / WELL_APOTHEM
-    for a, b in chord_order(chords(*face)):
+    for a, b in chord_order(*face):
         curve = _points(chord_curve(a, b) * scale + centre, px)
         ET.SubElement(
             group,
