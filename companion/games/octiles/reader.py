@@ -24,10 +24,13 @@ and no ink, are something over the board: the reading is marked covered.
 
 Runners (pegs, pawns, cones, counters) stand up, so a tilted camera sees them lean away from
 the nadir over the neighbouring tiles.  The ground under a runner can only be seen through it,
-so runners are read at the base: a stop holds one when its colour is far from the bare stop's,
-a circle when its centre turned to saturated paint, and the nearest learned hue says which
-colour.  The camera, recovered from the calibration homography, says where each runner's
-column falls in the rectified image: the column of a standard peg is left out of the tiles,
+so runners are read at the base: a stop holds one when its colour is far from the bare stop's
+(as the frame's bare stops, most of them, show it), a circle when its centre turned to
+saturated paint, and the nearest learned hue says which colour.  On a board of no colour the
+colour map cannot restore a washed-out frame's saturation; the tiles' face and ink then say
+how washed out it is, and the pegs are looked for again on that scale.  The camera,
+recovered from the calibration homography, says where each runner's column falls in the
+rectified image: the column of a standard peg is left out of the tiles,
 and further up the column of a taller one, the pixels of its paint.  A space mostly hidden
 that way is read from what shows, with no confidence (the referee asks about it if it
 changed), as runners stay put and must not hold the board "covered".  "Runners" of no paint's
@@ -104,6 +107,9 @@ column is left out of the tiles, whatever the edition's runners are."""
 EMPTY_SCORE = 0.3
 """A stop whose colour is further than this (share of its bare colour) from bare, or any place
 whose colour is this much more saturated than bare, holds a peg."""
+DARK = 48.0
+"""Places darker than this (8-bit, brightest channel) are read as this bright: peg paint is
+brighter even washed out, and a dark place's few levels of noise have no hue."""
 PALE = 0.5
 """Circle centres are less saturated than this (pale paint, even after light gain); peg
 paint more."""
@@ -152,6 +158,11 @@ BACKS_AGREE = 0.15
 """Spaces showing no chords whose colours agree (log ratio to the back print within the
 second, per channel: a back's own shade varies by about 0.1 across the board) needed to take
 the frame's own back colour (one alone could be a hand)."""
+STOPS_AGREE = 0.1
+MIN_BARE_STOPS = 6
+"""Bare stops agree within the first (log ratio of their colour to calibration's, per
+channel: a soft shadow or a lamp's pool varies it by less); a group of at least the second
+(more than one player's five runners) is taken for the bare ones."""
 CLEAR_OF_WELL = 0.1
 """Reference points of the colour map lie this far (pitches) outside the wells and the
 pocket: a tile lying off its well's centre (up to 0.04) or a thick tile's side (the thickest
@@ -319,6 +330,10 @@ class TileReader(Reader[Position]):
         self.references = self.references.astype(np.float64).reshape(-1, 4)
         self._ref_idx = self.references[:, 0].astype(np.int64)
         self._ref_colours = self.references[:, 1:].astype(np.float32)
+        self._grey_board = (
+            len(self._ref_colours) > 0
+            and float(np.median(_saturation(self._ref_colours))) < WASHOUT_CHROMA
+        )
         self._prepare()
 
     def _prepare(self) -> None:
@@ -520,8 +535,24 @@ class TileReader(Reader[Position]):
         bases = self._bases(flat, gain)
         runners, place_conf = self._runners(bases, paint)
         shade = self._shade(bases, runners)
-        faces, tile_conf, pocket, unsure, ink = self._tiles(flat, gain, shade, runners, bases)
-        washed = min(washed, _washout(ink[None], self.path[None]))
+        faces, tile_conf, pocket, unsure, (face, ink) = self._tiles(
+            flat, gain, shade, runners, bases
+        )
+        # a board of no colour tells the colour map nothing of saturation: what the frame
+        # washed out then shows on the tiles' face and ink, and pegs' paint is as washed out,
+        # so the runners are looked for again on that scale
+        residual = 1.0
+        if self._grey_board:
+            residual = min(
+                _washout(face[None], self.face[None]), _washout(ink[None], self.path[None])
+            )
+        if residual < 1.0:
+            again, conf_again = self._runners(bases, paint, residual)
+            if again != runners:
+                runners, place_conf = again, conf_again
+                shade = self._shade(bases, runners)
+                faces, tile_conf, pocket, unsure, _ = self._tiles(flat, gain, shade, runners, bases)
+        washed = min(washed, residual)
         odd = self._odd(paint, runners, washed)
         spaces = dict(zip(self.board.spaces, faces[:17], strict=True))
         pocket_tile = None if faces[17] is None else faces[17][0]
@@ -537,20 +568,28 @@ class TileReader(Reader[Position]):
         local = np.einsum("pk,kc->pc", self._place_w[:, 0], gain)
         return np.median(flat[self._place_idx], axis=1) / np.maximum(local, 0.05)
 
-    def _runners(self, colour: np.ndarray, paint: np.ndarray) -> tuple[dict[str, str], np.ndarray]:
+    def _runners(
+        self, colour: np.ndarray, paint: np.ndarray, washed: float = 1.0
+    ) -> tuple[dict[str, str], np.ndarray]:
         """A stop holds a peg when its base colour (``colour``, in calibration's colours) is
-        far from the bare stop's; a circle when its centre is saturated (pegs are bright
+        far from the bare stop's, as the frame's bare stops show it (``_bare_stops_gain``);
+        a circle when its centre is saturated (pegs are bright
         paint, a circle's centre is pale).  The paint is the one whose hue, as learned from
-        the start image, is nearest to the base's in the frame's own colours (``paint``)."""
+        the start image, is nearest to the base's in the frame's own colours (``paint``).
+        Colours ``washed`` out (a share of their saturation left after the colour map) bring
+        a peg that much nearer its bare place, and the scores are scaled back up by it."""
         nstops = len(self.board.stops)
-        distance = np.linalg.norm(colour - self.bare, axis=1) / np.maximum(
-            np.linalg.norm(self.bare, axis=1), 1.0
+        bare = self.bare.copy()
+        bare[:nstops] *= _bare_stops_gain(colour[:nstops] / np.maximum(bare[:nstops], 1.0))
+        distance = np.linalg.norm(colour - bare, axis=1) / np.maximum(
+            np.linalg.norm(bare, axis=1), 1.0
         )
-        saturation = _saturation(colour)
-        lift = saturation - _saturation(self.bare)
+        saturation = _saturation(colour, DARK)
+        lift = saturation - _saturation(bare, DARK)
         # both scores are on the scale of EMPTY_SCORE: circles by how saturated they are
-        circles = (saturation - PALE) / 0.4 + EMPTY_SCORE
-        score = np.where(np.arange(len(colour)) < nstops, np.maximum(distance, lift), circles)
+        circles = (saturation - PALE * washed) / (0.4 * washed) + EMPTY_SCORE
+        stops = np.maximum(distance, lift) / washed
+        score = np.where(np.arange(len(colour)) < nstops, stops, circles)
         hue = _hue(paint)
         paints = dict(zip(HUES, self.hues.tolist(), strict=True))
         runners: dict[str, str] = {}
@@ -621,7 +660,9 @@ class TileReader(Reader[Position]):
         shade: np.ndarray,
         runners: dict[str, str],
         bases: np.ndarray,
-    ) -> tuple[list[tuple[int, int] | None], np.ndarray, float, list[str], np.ndarray]:
+    ) -> tuple[
+        list[tuple[int, int] | None], np.ndarray, float, list[str], tuple[np.ndarray, np.ndarray]
+    ]:
         """Faces of the 17 spaces and the pocket, their confidences, the pocket's, the
         spaces that show neither a back nor any tile (something lies over them), and the ink
         colour the frame's tiles show."""
@@ -654,7 +695,7 @@ class TileReader(Reader[Position]):
                 unsure.append(self.board.spaces[t])
             elif keep.mean() < SEEN_ENOUGH:
                 conf[t] = 0.0  # mostly under pegs: a guess, to be asked about if it changed
-        return faces, conf, conf[17], unsure, colours[1]
+        return faces, conf, conf[17], unsure, colours
 
     def _scores(
         self,
@@ -871,6 +912,22 @@ def _learned_hues(colours: np.ndarray, names: list[str]) -> np.ndarray:
     return np.array(learned, np.float32)
 
 
+def _bare_stops_gain(ratios: np.ndarray) -> np.ndarray:
+    """Per channel, the frame's bare stops over calibration's, from every stop's ``ratios``
+    (frame over calibration, per channel).  The colour map fitted on the bare board can leave
+    the stops' print off by a third when the camera lifts its black level and washes colours
+    out, and every bare stop would then look as if a peg stood on it; but most stops are bare,
+    and bare stops agree.  The largest group of stops whose ratios agree within
+    ``STOPS_AGREE`` (log ratio, per channel) gives the gain when it has ``MIN_BARE_STOPS``;
+    else 1 (the map's own guess)."""
+    logs = np.log(np.maximum(ratios, 1e-3))
+    agree = np.abs(logs[:, None, :] - logs[None, :, :]).max(axis=2) < STOPS_AGREE
+    group = agree[int(np.argmax(agree.sum(axis=1)))]
+    if group.sum() < MIN_BARE_STOPS:
+        return np.ones(3, np.float32)
+    return np.asarray(np.exp(np.median(logs[group], axis=0)), np.float32)
+
+
 def _washout(seen: np.ndarray, known: np.ndarray) -> float:
     """How far a frame's colours are washed out against calibration's (1: not at all): the
     median saturation of colours ``seen`` in the frame over that of the same places
@@ -935,10 +992,12 @@ def _two_colours(pixels: np.ndarray, face: np.ndarray) -> tuple[np.ndarray, np.n
     return centres[near], centres[1 - near]
 
 
-def _saturation(colours: np.ndarray) -> np.ndarray:
+def _saturation(colours: np.ndarray, dark: float = 1.0) -> np.ndarray:
+    """HSV saturation; colours darker than ``dark`` (their brightest channel) count as that
+    bright, so a few levels of noise in a shadow are not a colour."""
     c = np.asarray(colours, np.float32)
     hi, lo = c.max(axis=-1), c.min(axis=-1)
-    return (hi - lo) / np.maximum(hi, 1.0)
+    return (hi - lo) / np.maximum(hi, dark)
 
 
 def _hue(colours: np.ndarray) -> np.ndarray:
