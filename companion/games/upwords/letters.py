@@ -84,11 +84,10 @@ def find_ink(face: np.ndarray) -> Ink | None:
         return None
     # the letter covers less of the face than the face itself does
     ink = ~above if above.mean() > 0.5 else above
-    if abs(float(gray[ink].mean()) - float(gray[~ink].mean())) < MIN_CONTRAST:
+    inked = ink.astype(np.uint8)
+    if abs(cv2.mean(gray, inked)[0] - cv2.mean(gray, 1 - inked)[0]) < MIN_CONTRAST:
         return None
-    _, labels, stats, centroids = cv2.connectedComponentsWithStats(
-        ink.astype(np.uint8), connectivity=8
-    )
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(inked, connectivity=8)
     h, w = gray.shape
     x, y, bw, bh, area = (stats[1:, i] for i in range(5))
     cx, cy = centroids[1:, 0] / w, centroids[1:, 1] / h
@@ -107,7 +106,9 @@ def find_ink(face: np.ndarray) -> Ink | None:
     x1, y1 = int((x + bw)[ids - 1].max()), int((y + bh)[ids - 1].max())
     if max(x1 - x0, y1 - y0) < MIN_INK_EXTENT * max(h, w):
         return None
-    glyph = np.isin(labels[y0:y1, x0:x1], ids).astype(np.float32)
+    kept = np.zeros(len(stats), np.float32)  # label -> 1 for the letter's components
+    kept[ids] = 1.0
+    glyph = kept[labels[y0:y1, x0:x1]]
     return glyph, (x0, y0, x1, y1)
 
 
