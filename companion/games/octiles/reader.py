@@ -35,6 +35,14 @@ and further up the column of a taller one, the pixels of its paint.  A space mos
 that way is read from what shows, with no confidence (the referee asks about it if it
 changed), as runners stay put and must not hold the board "covered".  "Runners" of no paint's
 hue or saturation are a hand.
+
+There is no teaching photo (``calibrate --teach``) for Octiles: templates learned from one photo
+of the 18 tiles face up (each tile's print aligned to its drawing, turned into all its looks)
+were tried and read worse than the drawn ones at the width each frame shows, on every look
+measured: 4 frames in each of 4 looks, 4 spaces of 272 read wrong with the drawn templates,
+10 to 28 with the taught ones (one photo's glare, grain and noise are in every template made
+from it).  The start image and each frame's own colours and width already carry what such a
+photo adds on the editions we can render.
 """
 
 from __future__ import annotations
