@@ -38,11 +38,12 @@ hue or saturation are a hand.
 
 There is no teaching photo (``calibrate --teach``) for Octiles: templates learned from one photo
 of the 18 tiles face up (each tile's print aligned to its drawing, turned into all its looks)
-were tried and read worse than the drawn ones at the width each frame shows, on every look
-measured: 4 frames in each of 4 looks, 4 spaces of 272 read wrong with the drawn templates,
-10 to 28 with the taught ones (one photo's glare, grain and noise are in every template made
-from it).  The start image and each frame's own colours and width already carry what such a
-photo adds on the editions we can render.
+were tried and read worse than the drawn ones at the width each frame shows: over 4 frames
+in each of 9 looks, 1 space of 612 read wrong with the drawn templates and 28 with the taught
+ones; over 4 looks (kadon, travel, ivory, felt), 4 of 272 against 10 to 19 in every variant
+tried (alignment, blur, a clipped or a half-drawn print).  One photo's glare, grain and noise
+are in every template made from it.  The start image and each frame's own colours and width
+already carry what such a photo adds on the editions we can render.
 """
 
 from __future__ import annotations
