@@ -30,8 +30,8 @@ saturated paint, and the nearest learned hue says which colour.  On a board of n
 colour map cannot restore a washed-out frame's saturation; the tiles' face and ink then say
 how washed out it is, and the pegs are looked for again on that scale.  The camera,
 recovered from the calibration homography, says where each runner's column falls in the
-rectified image: the column of a standard peg is left out of the tiles,
-and further up the column of a taller one, the pixels of its paint.  A space mostly hidden
+rectified image: the column of a standard peg is left out of the tiles, and further up the
+column of a taller one, the pixels of its paint.  A space mostly hidden
 that way is read from what shows, with no confidence (the referee asks about it if it
 changed), as runners stay put and must not hold the board "covered".  "Runners" of no paint's
 hue or saturation are a hand.
@@ -582,8 +582,8 @@ class TileReader(Reader[Position]):
     ) -> tuple[dict[str, str], np.ndarray]:
         """A stop holds a peg when its base colour (``colour``, in calibration's colours) is
         far from the bare stop's, as the frame's bare stops show it (``_bare_stops_gain``);
-        a circle when its centre is saturated (pegs are bright
-        paint, a circle's centre is pale).  The paint is the one whose hue, as learned from
+        a circle when its centre is saturated (pegs are bright paint, a circle's centre is
+        pale).  The paint is the one whose hue, as learned from
         the start image, is nearest to the base's in the frame's own colours (``paint``).
         Colours ``washed`` out (a share of their saturation left after the colour map) bring
         a peg that much nearer its bare place, and the scores are scaled back up by it."""
@@ -673,8 +673,8 @@ class TileReader(Reader[Position]):
         list[tuple[int, int] | None], np.ndarray, float, list[str], tuple[np.ndarray, np.ndarray]
     ]:
         """Faces of the 17 spaces and the pocket, their confidences, the pocket's, the
-        spaces that show neither a back nor any tile (something lies over them), and the ink
-        colour the frame's tiles show."""
+        spaces that show neither a back nor any tile (something lies over them), and the
+        (face, ink) colours the frame's tiles show."""
         local = np.einsum("tsk,kc->tsc", self._tile_w, gain) * shade[:, None, :]
         pix = flat[self._tile_idx] / np.maximum(local, 0.05)
         seen = ~self._hidden(runners, bases, pix)
