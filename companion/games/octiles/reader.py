@@ -561,7 +561,7 @@ class TileReader(Reader[Position]):
                 runners, place_conf = again, conf_again
                 shade = self._shade(bases, runners)
                 faces, tile_conf, pocket, unsure, _ = self._tiles(flat, gain, shade, runners, bases)
-        washed = min(washed, residual)
+        washed = min(washed, residual, _washout(ink[None], self.path[None]))
         odd = self._odd(paint, runners, washed)
         spaces = dict(zip(self.board.spaces, faces[:17], strict=True))
         pocket_tile = None if faces[17] is None else faces[17][0]
