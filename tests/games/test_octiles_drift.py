@@ -96,3 +96,14 @@ def test_the_bare_stops_gain_is_the_bare_stops_whatever_pegs_stand_on_the_rest(
 def test_too_few_agreeing_stops_leave_the_colour_map_alone() -> None:
     ratios = np.exp(np.linspace(-1.0, 1.0, 16))[:, None] * np.ones(3)
     assert np.array_equal(_bare_stops_gain(ratios), np.ones(3, np.float32))
+
+
+def test_a_pale_board_washed_out_keeps_its_pegs_pegs() -> None:
+    """Ivory's board has no colour for the colour map to show a washout by; before the pegs on
+    stops told it, 7 of these 8 frames were called covered (pegs below peg paint's saturation)
+    and pegs on circles were read as empty circles."""
+    tally = DriftTally()
+    drift_game(tally, GAME, "ivory", seed=10, frames=8)
+    assert tally.frames == 8 and tally.covered <= 3
+    assert tally.sure_wrong <= 2
+    assert tally.hands == 4 and tally.hands_caught == tally.hands
