@@ -143,8 +143,8 @@ MIN_PEGS = 4
 PEGS_AGREE = 0.7
 """Peg paint's median saturation in a frame that has not washed out (the looks' pegs at
 calibration show 0.55 to 0.79); a frame's pegs, when it shows at least ``MIN_PEGS``, tell
-its washout by their own (``_pegs_washout``), and a peg is as saturated as the third share
-of their median at least.  (On 12 drifting games in the unseen looks: frames called covered
+its washout by their own (``_pegs_washout``), and a peg is at least ``PEGS_AGREE`` times
+their median saturation.  (On 12 drifting games in the unseen looks: frames called covered
 with nothing over the board 46 -> 37 of 96, cells sure but wrong 54 -> 51, arms 48 of 48.)"""
 POCKET_SCORE = 0.4
 """Below this best correlation the pocket holds no tile."""
@@ -347,7 +347,6 @@ class TileReader(Reader[Position]):
         self.references = self.references.astype(np.float64).reshape(-1, 4)
         self._ref_idx = self.references[:, 0].astype(np.int64)
         self._ref_colours = self.references[:, 1:].astype(np.float32)
-        self._stops = frozenset(self.board.stops)
         self._grey_board = (
             len(self._ref_colours) > 0
             and float(np.median(_saturation(self._ref_colours))) < WASHOUT_CHROMA
@@ -628,7 +627,8 @@ class TileReader(Reader[Position]):
         median saturation over ``PEG_PAINT``, when there are ``MIN_PEGS`` of them.  Stops are
         found by their distance from the bare print, which a washed-out frame keeps; circles
         by their paint's saturation, which it does not."""
-        on_stops = [self._place_index[p] for p in runners if p in self._stops]
+        nstops = len(self.board.stops)
+        on_stops = [i for i in map(self._place_index.__getitem__, runners) if i < nstops]
         if len(on_stops) < MIN_PEGS:
             return 1.0
         share = float(np.median(_saturation(bases[on_stops]))) / PEG_PAINT
