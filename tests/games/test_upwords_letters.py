@@ -21,8 +21,9 @@ from companion.games.upwords.model import LETTERS
 
 FONTS = Path("/usr/share/fonts/truetype")
 SEEN = FONTS / "dejavu/DejaVuSans-Bold.ttf"
-UNSEEN = FONTS / "freefont/FreeSerifBoldItalic.ttf"
-"""Italic faces are kept out of the network's training fonts; this one is among its worst."""
+UNSEEN = Path("/usr/share/fonts/opentype/urw-base35/Z003-MediumItalic.otf")
+"""Italic faces are kept out of the network's training fonts; this calligraphic one is its
+worst (62.5 % read right)."""
 
 
 def face(
@@ -52,18 +53,25 @@ def face(
 
 
 def accuracy(
-    classifier: LetterClassifier, font: Path, seed: int, *, sure: float = 1.0, **kw: int
+    classifier: LetterClassifier,
+    font: Path,
+    seed: int,
+    *,
+    sure: float = 1.0,
+    missing_ok: bool = False,
+    **kw: int,
 ) -> float:
-    """Share read right; wrong reads must come with confidence below ``sure``."""
+    """Share read right; wrong reads must come with confidence below ``sure``, and every face
+    shows a letter unless ``missing_ok`` (a face showing none counts as wrong)."""
     rng = np.random.default_rng(seed)
     right = total = 0
     for letter in LETTERS:
         for turns in range(4):
             guess = classifier.read(face(letter, font, rng, turns=turns, **kw))
-            assert guess is not None
-            if guess.letter == letter:
+            assert guess is not None or missing_ok
+            if guess is not None and guess.letter == letter:
                 right += 1
-            else:
+            elif guess is not None:
                 assert guess.confidence < sure, (letter, guess)
             total += 1
     return right / total
@@ -79,7 +87,7 @@ def test_packaged_network_is_small_and_scores_every_face_at_every_turn() -> None
     assert path.stat().st_size < 1_500_000
     net = load_net()
     glyph = normalise(face("A", SEEN, np.random.default_rng(0)))
-    assert net.logits(letters.features(glyph[None])).shape == (1, len(LETTERS), TURNS)
+    assert net.logits(net.hidden(glyph[None])).shape == (1, len(LETTERS), TURNS)
 
 
 def test_isotonic_share_never_falls_and_keeps_the_mean() -> None:
@@ -126,20 +134,56 @@ def test_blank_faces_and_edges_show_no_letter() -> None:
     assert normalise(edged) is None
 
 
+def _ink(face: np.ndarray) -> tuple[tuple[int, int, int, int], tuple[int, ...]]:
+    """A crop's ink box and its letter glyph's shape."""
+    found = letters.find_ink(face)
+    assert found is not None
+    return found[1], found[2].shape
+
+
+def test_a_stroke_broken_off_the_letter_is_joined_back() -> None:
+    """A binarised W whose outer leg broke off lies near the crop's edge (its centre in the
+    edge band): the letter's glyph takes the leg back, as it runs beside the central ink; a
+    point digit, a neighbour's stroke across the gap and a seam along two sides stay out.  The
+    box the heights use keeps to the central ink."""
+    crop = np.full((36, 36), 220, np.uint8)
+    crop[8:28, 9:26] = 30  # the central ink
+    crop[8:28, 9:26][3:-3, 3:-3] = 220
+    central = ((9, 8, 26, 28), (20, 17))
+    assert _ink(crop) == central
+    leg = crop.copy()
+    leg[9:27, 3:7] = 30  # a leg two pixels off, its centre at 0.14 of the crop
+    assert _ink(leg) == ((9, 8, 26, 28), (20, 23))
+    digit = crop.copy()
+    digit[24:30, 30:34] = 30  # a point digit at the letter's foot, in the edge band: short
+    assert _ink(digit) == central
+    neighbour = crop.copy()
+    neighbour[9:27, 0:3] = 30  # a neighbour's stroke, six pixels off across the gap
+    assert _ink(neighbour) == central
+    seam = crop.copy()
+    seam[0:36, 3:6] = 30  # a seam from top to bottom, close by
+    assert _ink(seam) == central
+
+
 def test_unseen_font_is_learned_from_three_examples_per_letter() -> None:
+    """Its swashes leave a few faces with no letter inside the crop's edge band: those count
+    as wrong, and are not taught."""
     fresh = LetterClassifier()
-    before = accuracy(fresh, UNSEEN, seed=5)
+    before = accuracy(fresh, UNSEEN, seed=5, missing_ok=True)
     rng = np.random.default_rng(6)
-    for letter in LETTERS:
-        for k in range(3):
-            assert fresh.learn(face(letter, UNSEEN, rng, turns=k), letter)
-    after = accuracy(fresh, UNSEEN, seed=5, sure=0.5)
-    assert before < 0.98  # 96.2 % measured: an italic face the network never saw
-    assert after > before and after >= 0.95
+    taught = sum(
+        fresh.learn(face(letter, UNSEEN, rng, turns=k), letter)
+        for letter in LETTERS
+        for k in range(3)
+    )
+    assert taught >= 70
+    after = accuracy(fresh, UNSEEN, seed=5, sure=0.5, missing_ok=True)
+    assert before < 0.8  # 62.5 % measured: a calligraphic face the network never saw
+    assert after > before and after >= 0.9  # 91.3 % measured
     # the examples travel in the profile (JSON) and come back the same
     params = json.loads(json.dumps(fresh.examples_json()))
     again = LetterClassifier(LetterClassifier.examples_from_json(params))
-    assert accuracy(again, UNSEEN, seed=5) == after
+    assert accuracy(again, UNSEEN, seed=5, missing_ok=True) == after
     assert len(json.dumps(params)) < 26 * 3 * 120
 
 
