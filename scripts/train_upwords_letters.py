@@ -61,10 +61,10 @@ from companion.games.upwords.draw import LOOKS, LOOKS_TUNED  # noqa: E402
 from companion.games.upwords.letter_net import (  # noqa: E402
     CONVOLUTIONS,
     TURNS,
-    LetterNet,
     calibrate,
     letter_probabilities,
     margins,
+    net_from_arrays,
 )
 from companion.games.upwords.letters import GLYPH, find_ink, fit_glyph, normalise  # noqa: E402
 from companion.games.upwords.model import LETTERS  # noqa: E402
@@ -390,18 +390,6 @@ def exported(net: Net) -> dict[str, np.ndarray]:
     return {n: np.ascontiguousarray(a, np.float16) for n, a in arrays.items()}
 
 
-def shipped_net(arrays: dict[str, np.ndarray], knots: np.ndarray) -> LetterNet:
-    """``arrays`` as the reader loads them (float16 weights widened to float32)."""
-    wide = {n: a.astype(np.float32) for n, a in arrays.items()}
-    layers = range(CONVOLUTIONS)
-    return LetterNet(
-        kernels=tuple(wide[f"kernel{i}"] for i in layers),
-        biases=tuple(wide[f"bias{i}"] for i in layers),
-        **{k: wide[k] for k in ("w1", "b1", "w2", "b2")},
-        knots=knots,
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "companion/games/upwords/letter_net.npz"))
@@ -425,7 +413,7 @@ def main() -> None:
     arrays: dict[str, Any] = exported(train(gx, y, gv, yv, args.epochs, seed=3))
     # calibrate the network as shipped (float16 weights) on both kinds of held-out reads
     gr, yr = cached(lambda: tuned_renders(TUNED_BOARDS, 4), cache and cache / "tuned.npz")
-    shipped = shipped_net(arrays, np.ones(2))
+    shipped = net_from_arrays({**arrays, "knots": np.ones(2)})
     fit_x, fit_y = np.concatenate([gv, gr]), np.concatenate([yv, yr])
     best, margin = margins(letter_probabilities(shipped.logits(shipped.hidden(fit_x))))
     arrays["knots"] = calibrate(margin, best == fit_y // TURNS).astype(np.float32)

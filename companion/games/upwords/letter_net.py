@@ -96,12 +96,18 @@ def load_net() -> LetterNet:
     """The packaged network (read once per process)."""
     ref = resources.files("companion.games.upwords").joinpath("letter_net.npz")
     with ref.open("rb") as fh, np.load(fh) as data:
-        arrays = {k: data[k].astype(np.float32) for k in data.files if k != "fonts"}
+        return net_from_arrays({k: data[k] for k in data.files if k != "fonts"})
+
+
+def net_from_arrays(arrays: dict[str, np.ndarray]) -> LetterNet:
+    """The network from its stored arrays (float16 weights widened to float32): ``kernel0``,
+    ``bias0``... for the convolutions, ``w1``, ``b1``, ``w2``, ``b2`` and ``knots``."""
+    wide = {k: np.asarray(a, np.float32) for k, a in arrays.items()}
     layers = range(CONVOLUTIONS)
     return LetterNet(
-        kernels=tuple(arrays[f"kernel{i}"] for i in layers),
-        biases=tuple(arrays[f"bias{i}"] for i in layers),
-        **{k: arrays[k] for k in ("w1", "b1", "w2", "b2", "knots")},
+        kernels=tuple(wide[f"kernel{i}"] for i in layers),
+        biases=tuple(wide[f"bias{i}"] for i in layers),
+        **{k: wide[k] for k in ("w1", "b1", "w2", "b2", "knots")},
     )
 
 
