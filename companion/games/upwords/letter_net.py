@@ -27,7 +27,6 @@ from functools import cache
 from importlib import resources
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 TURNS = 4
 SURE = 0.35
@@ -51,8 +50,10 @@ class LetterNet:
     """Weights of the trained network and its confidence knots (margins for SURE, CERTAIN).
 
     ``kernels[i]`` is convolution i as a (9 * channels in, channels out) matrix over a 3x3
-    window's pixels, channels first then rows then columns; ``w1`` takes the last pool's
-    (row, column, channel) values, flattened in that order.
+    window's pixels, rows first then columns then channels (the order ``_convolve_pool`` lays
+    the window out in; the stored arrays keep PyTorch's channels first, ``net_from_arrays``
+    turns them); ``w1`` takes the last pool's (row, column, channel) values, flattened in that
+    order.
     """
 
     kernels: tuple[np.ndarray, ...]
@@ -82,13 +83,22 @@ class LetterNet:
 
 
 def _convolve_pool(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """(n, s, s, c) -> (n, s/2, s/2, out): a 3x3 convolution (zero padded), ReLU, 2x2 max pool."""
+    """(n, s, s, c) -> (n, s/2, s/2, out): a 3x3 convolution (zero padded), 2x2 max pool, ReLU.
+
+    Laid out for one core (a read classifies about 50 faces at a time): the window is the
+    nine shifted images side by side, each copy contiguous in its channels, and the pool takes
+    the maximum of two halves twice; pooling before the bias and the ReLU gives the same
+    values (both are monotone) on a quarter of them.  Together 3x faster than a sliding
+    window view's copy and a max over two axes (51 faces, 8.9 -> 3 ms).
+    """
     n, side, _, channels = x.shape
     padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    windows = sliding_window_view(padded, (3, 3), axis=(1, 2))  # (n, s, s, c, 3, 3)
-    out = np.maximum(windows.reshape(n * side * side, channels * 9) @ kernel + bias, 0)
+    shifts = [padded[:, dy : dy + side, dx : dx + side] for dy in range(3) for dx in range(3)]
+    out = np.concatenate(shifts, axis=-1).reshape(n * side * side, 9 * channels) @ kernel
     half = side // 2
-    return out.reshape(n, half, 2, half, 2, -1).max(axis=(2, 4))
+    rows = out.reshape(n, half, 2, half, 2, -1)
+    pairs = np.maximum(rows[:, :, 0], rows[:, :, 1])
+    return np.maximum(np.maximum(pairs[:, :, :, 0], pairs[:, :, :, 1]) + bias, 0)
 
 
 @cache
@@ -101,14 +111,23 @@ def load_net() -> LetterNet:
 
 def net_from_arrays(arrays: dict[str, np.ndarray]) -> LetterNet:
     """The network from its stored arrays (float16 weights widened to float32): ``kernel0``,
-    ``bias0``... for the convolutions, ``w1``, ``b1``, ``w2``, ``b2`` and ``knots``."""
+    ``bias0``... for the convolutions (rows channels first, as PyTorch orders them),
+    ``w1``, ``b1``, ``w2``, ``b2`` and ``knots``."""
     wide = {k: np.asarray(a, np.float32) for k, a in arrays.items()}
     layers = range(CONVOLUTIONS)
     return LetterNet(
-        kernels=tuple(wide[f"kernel{i}"] for i in layers),
+        kernels=tuple(_window_order(wide[f"kernel{i}"]) for i in layers),
         biases=tuple(wide[f"bias{i}"] for i in layers),
         **{k: wide[k] for k in ("w1", "b1", "w2", "b2", "knots")},
     )
+
+
+def _window_order(kernel: np.ndarray) -> np.ndarray:
+    """A stored (9 * c, out) kernel, rows channels first then 3x3, in the window's order:
+    3x3 first then channels."""
+    channels = len(kernel) // 9
+    turned = kernel.reshape(channels, 3, 3, -1).transpose(1, 2, 0, 3)
+    return np.ascontiguousarray(turned.reshape(9 * channels, -1))
 
 
 def letter_probabilities(logits: np.ndarray) -> np.ndarray:
