@@ -249,7 +249,7 @@ def dataset(fonts: list[Path], per_font: int, seed: int) -> tuple[np.ndarray, np
                 found = find_ink(render_face(letter, path, rng))
                 if found is None:
                     continue
-                glyph = fit_glyph(found[0])
+                glyph = fit_glyph(found.box_glyph)
                 for turn in range(TURNS):
                     glyphs.append(np.rot90(glyph, turn))
                     classes.append(i * TURNS + turn)

@@ -41,7 +41,7 @@ def test_the_ink_box_is_placed_between_pixels(box: tuple[float, float, float, fl
     face = bar(box)
     ink = find_ink(face)
     assert ink is not None
-    whole = np.array(ink[1], np.float64)
+    whole = np.array(ink.box, np.float64)
     fine = fine_box(face, ink)
     assert np.abs(fine - box).max() < 0.1
     assert np.abs(fine - box).max() < np.abs(whole - box).max()

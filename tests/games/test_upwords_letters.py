@@ -138,7 +138,7 @@ def _ink(face: np.ndarray) -> tuple[tuple[int, int, int, int], tuple[int, ...]]:
     """A crop's ink box and its letter glyph's shape."""
     found = letters.find_ink(face)
     assert found is not None
-    return found[1], found[2].shape
+    return found.box, found.letter.shape
 
 
 def test_a_stroke_broken_off_the_letter_is_joined_back() -> None:

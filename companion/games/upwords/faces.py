@@ -62,7 +62,7 @@ class Letters:
     def glyphs(self) -> np.ndarray:
         """(n, GLYPH, GLYPH) the letters found, normalised for ``LetterClassifier.classify``
         (entries without one are left out)."""
-        return np.stack([fit_glyph(ink[2]) for ink in self.inks if ink is not None])
+        return np.stack([fit_glyph(ink.letter) for ink in self.inks if ink is not None])
 
     def drop(self, entries: np.ndarray) -> None:
         """Forget the letters at ``entries``: what showed there was no letter after all."""
@@ -206,7 +206,7 @@ def fine_box(face: np.ndarray, ink: Ink) -> np.ndarray:
     as much as one tile level shifts a face at small tilt.  How far the ink covers the pixels
     just inside and outside each side of the box places that side between pixels.
     """
-    glyph, (x0, y0, x1, y1), _ = ink
+    glyph, (x0, y0, x1, y1) = ink.box_glyph, ink.box
     h, w = face.shape
     inner = face[max(y0 - 2, 0) : y1 + 2, max(x0 - 2, 0) : x1 + 2]
     ring = face.size - inner.size

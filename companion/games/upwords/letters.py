@@ -21,6 +21,7 @@ import logging
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 
 import cv2
@@ -63,18 +64,43 @@ scores for a clear read lead the next letter's by about 10)."""
 MAX_EXAMPLES_PER_LETTER = 12
 """Learned examples kept per letter; the oldest go first, so a profile stays small."""
 
-Ink = tuple[np.ndarray, tuple[int, int, int, int], np.ndarray]
-"""A letter's ink in a face crop: its binary box, where the box lies (x0, y0, x1, y1), and
-the letter's binary glyph, which adds the strokes a threshold broke off the central ink
-(``_joined_strokes``).  The box leaves them out: the heights and the occupancy test were
-tuned on it, and lost ground on the bench's unseen looks when a wider letter box replaced
-it (docs/upwords.md)."""
+
+@dataclass(frozen=True)
+class Ink:
+    """A letter's ink in a face crop: its binary box (``box_glyph``), where the box lies
+    (``box``: x0, y0, x1, y1), and the letter's binary glyph (``letter``), which adds the
+    strokes a threshold broke off the central ink (``_joined_strokes``).  The box leaves them
+    out: the heights and the occupancy test were tuned on it, and lost ground on the bench's
+    unseen looks when a wider letter box replaced it (docs/upwords.md).  The letter is cut
+    when first asked for: a read finds ink at every candidate height of a face (about 200
+    crops a frame) and classifies one crop per face."""
+
+    box_glyph: np.ndarray
+    box: tuple[int, int, int, int]
+    labels: np.ndarray
+    """The crop's connected components of ink (``cv2.connectedComponentsWithStats``)."""
+    stats: np.ndarray
+    """Their stats (x, y, width, height, area), the background's row left out."""
+    core: np.ndarray
+    """Per component, True for the central ink the box holds."""
+    sides: np.ndarray
+    """Per component, how many sides of the crop it touches."""
+
+    @cached_property
+    def letter(self) -> np.ndarray:
+        largest = self.stats[self.core, 4].max()
+        side = max(self.labels.shape)
+        kept = np.zeros(len(self.stats) + 1, np.float32)  # label -> 1 for the letter's pieces
+        joined = _joined_strokes(self.stats, self.core, self.sides, largest, side)
+        kept[1:][self.core | joined] = 1.0
+        rows, cols = np.nonzero(kept[self.labels])
+        return kept[self.labels[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]]
 
 
 def normalise(face: np.ndarray) -> np.ndarray | None:
     """A grey (or BGR) face crop -> GLYPH x GLYPH float32 ink map (1 = ink), None if no letter."""
     found = find_ink(face)
-    return None if found is None else fit_glyph(found[2])
+    return None if found is None else fit_glyph(found.letter)
 
 
 def find_ink(face: np.ndarray) -> Ink | None:
@@ -113,12 +139,9 @@ def find_ink(face: np.ndarray) -> Ink | None:
     x1, y1 = int((x + bw)[ids - 1].max()), int((y + bh)[ids - 1].max())
     if max(x1 - x0, y1 - y0) < MIN_INK_EXTENT * max(h, w):
         return None
-    kept = np.zeros(len(stats), np.float32)  # label -> 1 for the letter's components
-    kept[ids] = 1.0
-    kept[1:][_joined_strokes(stats[1:], keep, sides, area[inside].max(), max(h, w))] = 1.0
-    rows, cols = np.nonzero(kept[labels])
-    letter = kept[labels[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]]
-    return kept[labels[y0:y1, x0:x1]], (x0, y0, x1, y1), letter
+    core = np.zeros(len(stats), np.float32)  # label -> 1 for the central ink
+    core[ids] = 1.0
+    return Ink(core[labels[y0:y1, x0:x1]], (x0, y0, x1, y1), labels, stats[1:], keep, sides)
 
 
 def _joined_strokes(
@@ -353,7 +376,7 @@ def tesseract_letter(face: np.ndarray) -> str | None:
     if found is None:
         return None
     # dark ink on white with a wide margin at about 48 px letter height: Tesseract's comfort zone
-    ink = found[2]
+    ink = found.letter
     scale = 48.0 / max(ink.shape)
     big = cv2.resize(ink, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
     page = np.pad(255 - np.clip(big * 255, 0, 255).astype(np.uint8), 24, constant_values=255)
