@@ -88,10 +88,13 @@ class Ink:
 
     @cached_property
     def letter(self) -> np.ndarray:
-        largest = self.stats[self.core, 4].max()
-        side = max(self.labels.shape)
+        area = self.stats[:, 4]
+        pieces = ~self.core & (self.sides <= 1) & (area >= 3)
+        pieces &= area >= MIN_INK_SHARE * area[self.core].max()
+        if not pieces.any():  # most crops: nothing beside the central ink
+            return self.box_glyph
+        joined = pieces & _joined_strokes(self.stats, self.core, max(self.labels.shape))
         kept = np.zeros(len(self.stats) + 1, np.float32)  # label -> 1 for the letter's pieces
-        joined = _joined_strokes(self.stats, self.core, self.sides, largest, side)
         kept[1:][self.core | joined] = 1.0
         rows, cols = np.nonzero(kept[self.labels])
         return kept[self.labels[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]]
@@ -144,14 +147,14 @@ def find_ink(face: np.ndarray) -> Ink | None:
     return Ink(core[labels[y0:y1, x0:x1]], (x0, y0, x1, y1), labels, stats[1:], keep, sides)
 
 
-def _joined_strokes(
-    stats: np.ndarray, core: np.ndarray, sides: np.ndarray, largest: int, side: int
-) -> np.ndarray:
-    """Ink pieces off the crop's centre that belong to the letter: a stroke a threshold broke
-    off (a W's or an N's outer leg, near the edge of a tight crop) runs beside the central
-    ink for most of its length and lies close to it.  A point digit is too short, a seam or a
-    tile edge runs along two sides, a neighbour's stroke lies across the gap between tiles."""
-    x, y, bw, bh, area = (stats[:, i] for i in range(5))
+def _joined_strokes(stats: np.ndarray, core: np.ndarray, side: int) -> np.ndarray:
+    """Ink pieces that lie as a stroke of the letter would (the caller keeps those off the
+    central ``core`` touching at most one side of the crop, of ``side`` pixels, and not
+    specks): a stroke a threshold broke off (a W's or an N's outer leg, near the edge of a
+    tight crop) runs beside the central ink for most of its length and lies close to it.  A
+    point digit is too short, a seam or a tile edge runs along two sides, a neighbour's stroke
+    lies across the gap between tiles."""
+    x, y, bw, bh = (stats[:, i] for i in range(4))
     starts, sizes = np.stack([x, y]), np.stack([bw, bh])
     lows = starts[:, core].min(axis=1)
     highs = (starts + sizes)[:, core].max(axis=1)
@@ -165,7 +168,7 @@ def _joined_strokes(
             lows[across] - (starts[across] + sizes[across]), starts[across] - highs[across]
         )
         out |= beside & long & (gap <= JOINED_GAP * side)
-    return out & ~core & (sides <= 1) & (area >= MIN_INK_SHARE * largest) & (area >= 3)
+    return out
 
 
 def fit_glyph(glyph: np.ndarray) -> np.ndarray:
