@@ -89,8 +89,7 @@ class Ink:
     @cached_property
     def letter(self) -> np.ndarray:
         area = self.stats[:, 4]
-        pieces = ~self.core & (self.sides <= 1) & (area >= 3)
-        pieces &= area >= MIN_INK_SHARE * area[self.core].max()
+        pieces = ~self.core & (self.sides <= 1) & _strokes(area, area[self.core].max())
         if not pieces.any():  # most crops: nothing beside the central ink
             return self.box_glyph
         joined = pieces & _joined_strokes(self.stats, self.core, max(self.labels.shape))
@@ -134,7 +133,7 @@ def find_ink(face: np.ndarray) -> Ink | None:
     inside = central & (sides <= 1)
     if not inside.any():
         return None
-    keep = inside & (area >= MIN_INK_SHARE * area[inside].max()) & (area >= 3)
+    keep = inside & _strokes(area, area[inside].max())
     if not keep.any():
         return None
     ids = np.flatnonzero(keep) + 1
@@ -142,9 +141,15 @@ def find_ink(face: np.ndarray) -> Ink | None:
     x1, y1 = int((x + bw)[ids - 1].max()), int((y + bh)[ids - 1].max())
     if max(x1 - x0, y1 - y0) < MIN_INK_EXTENT * max(h, w):
         return None
-    core = np.zeros(len(stats), np.float32)  # label -> 1 for the central ink
-    core[ids] = 1.0
-    return Ink(core[labels[y0:y1, x0:x1]], (x0, y0, x1, y1), labels, stats[1:], keep, sides)
+    central = np.zeros(len(stats), np.float32)  # label -> 1 for the central ink
+    central[ids] = 1.0
+    return Ink(central[labels[y0:y1, x0:x1]], (x0, y0, x1, y1), labels, stats[1:], keep, sides)
+
+
+def _strokes(area: np.ndarray, largest: int) -> np.ndarray:
+    """Per ink piece, True unless it is a speck: under ``MIN_INK_SHARE`` of the ``largest``
+    piece's area, or under 3 pixels."""
+    return (area >= MIN_INK_SHARE * largest) & (area >= 3)
 
 
 def _joined_strokes(stats: np.ndarray, core: np.ndarray, side: int) -> np.ndarray:
