@@ -3,8 +3,10 @@ with nothing over the board are not called covered, arms over it are.
 
 Before each frame was mapped back to calibration's colours (``colour_map``) and the backs'
 colour was taken from the frame, all four frames of this tuned-look game were called covered
-(the bare stops, washed-out pegs and tile backs all looked changed); two still are (dark pegs
-washed out below peg paint's saturation)."""
+(the bare stops, washed-out pegs and tile backs all looked changed); two were while the pegs'
+paint was judged after the patches' per-channel gain, one still is (space c4 unread).
+The second arm lies over five stops in a pale sleeve whose saturation, alone, set the median
+that a frame's pegs are judged by."""
 
 from __future__ import annotations
 
@@ -17,14 +19,14 @@ from octiles_scenes import GAME, rectify
 
 from companion.drift_bench import DriftTally, drift_game
 from companion.games.octiles import colour_map
-from companion.games.octiles.reader import MIN_BARE_STOPS, _bare_stops_gain
+from companion.games.octiles.reader import MIN_BARE_STOPS, _bare_stops_gain, _faded
 from companion.vision import synth
 
 
 def test_drifting_games_are_not_called_covered_but_arms_are() -> None:
     tally = DriftTally()
     drift_game(tally, GAME, "walnut", seed=4, frames=4)
-    assert tally.frames == 4 and tally.covered <= 2
+    assert tally.frames == 4 and tally.covered <= 1
     wrong, counted = tally.errors["spaces"]
     assert wrong == 0 and counted == 17 * (tally.frames - tally.covered)
     assert tally.hands == 2 and tally.hands_caught == tally.hands
@@ -70,7 +72,7 @@ def test_a_dark_board_washed_out_keeps_its_bare_stops_bare() -> None:
     tally = DriftTally()
     drift_game(tally, GAME, "ebony", seed=1, frames=8)
     assert tally.frames == 8 and tally.covered == 0
-    assert tally.sure_wrong <= 8  # 6 runner places today, of 288 counted
+    assert tally.sure_wrong <= 3  # none today (6 while the pegs' paint took the patches' gain)
     assert tally.hands == 4 and tally.hands_caught == tally.hands
 
 
@@ -104,6 +106,23 @@ def test_a_pale_board_washed_out_keeps_its_pegs_pegs() -> None:
     and pegs on circles were read as empty circles."""
     tally = DriftTally()
     drift_game(tally, GAME, "ivory", seed=10, frames=8)
-    assert tally.frames == 8 and tally.covered <= 3
-    assert tally.sure_wrong <= 2
+    assert tally.frames == 8 and tally.covered <= 2  # 1 today
+    assert tally.sure_wrong <= 1
     assert tally.hands == 4 and tally.hands_caught == tally.hands
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    colour=st.tuples(*[st.floats(0.0, 255.0)] * 3),
+    share=st.floats(0.0, 1.0),
+)
+def test_a_faded_colour_keeps_its_grey_and_that_share_of_its_spread(
+    colour: tuple[float, float, float], share: float
+) -> None:
+    """The back print faded as the ink: each colour keeps its brightness (the channels' mean)
+    and ``share`` of its distance from that grey in every channel."""
+    before = np.array([colour], np.float32)
+    after = _faded(before, share)
+    grey = before.mean()
+    assert abs(float(after.mean()) - grey) < 1e-3
+    assert np.allclose(after - grey, share * (before - grey), atol=1e-3)

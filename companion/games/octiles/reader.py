@@ -120,8 +120,17 @@ DARK = 48.0
 """Places darker than this (8-bit, brightest channel) are read as this bright: peg paint is
 brighter even washed out, and a dark place's few levels of noise have no hue."""
 PALE = 0.5
-"""Circle centres are less saturated than this (pale paint, even after light gain); peg
-paint more."""
+PALE_OWN = 0.18
+PEG_OWN = 0.26
+OWN_SHARE = 0.5
+"""A circle's centre holds a peg when it is more saturated than ``PALE`` through the colour
+map (pale paint, even after light gain) and than ``PALE_OWN`` in the frame's own colours (a
+dark centre the map, fitted on the board's lighter colours, throws green is grey there), or
+whatever the map says, when in the frame's own colours it is more saturated than ``PEG_OWN``
+and than ``OWN_SHARE`` times the camera's washout as the board's colours show it.  (The map
+can wash a peg's paint out further than the camera did; peg paint, 0.55 to 0.79 at
+calibration, keeps 0.26 at the strongest washout seen, 0.45.  A bare centre's print is paler,
+but a tan one like walnut's shows 0.27 in a frame that has not washed out at all.)"""
 HUES = {"red": 0.0, "yellow": 27.0, "green": 60.0, "blue": 112.0}
 """OpenCV hue (0..180) of the four standard runner paints: where the start image shows no
 runner of a colour (and in version 2 profiles) the reader takes these."""
@@ -136,16 +145,21 @@ LIGHT_REACH = 0.8
 lie 0.71 away, the next ones 1.58."""
 HUE_TOLERANCE = 10.0
 """A peg's hue lies within this of its paint's (OpenCV hue units); further off is not a peg."""
-PEG_SATURATION = 0.6
-"""Peg paint is at least this saturated, even in a peg's shaded base."""
+PEG_SATURATION = 0.4
+"""Peg paint is at least this saturated in the frame's own colours, even in a peg's shaded
+base (``DARK`` and brighter), times the frame's washout (``_odd``)."""
 PEG_PAINT = 0.65
 MIN_PEGS = 4
 PEGS_AGREE = 0.7
+MIN_PAINT = 0.15
 """Peg paint's median saturation in a frame that has not washed out (the looks' pegs at
 calibration show 0.55 to 0.79); a frame's pegs, when it shows at least ``MIN_PEGS``, tell
 its washout by their own (``_pegs_washout``), and a peg is at least ``PEGS_AGREE`` times
-their median saturation.  (On 12 drifting games in the unseen looks: frames called covered
-with nothing over the board 46 -> 37 of 96, cells sure but wrong 54 -> 51, arms 48 of 48.)"""
+their median saturation, but never less than ``MIN_PAINT`` (a pale sleeve over five stops,
+0.06 to 0.08, set the median itself; paint washed out to 0.45 keeps 0.25).  On 12 drifting
+games in the unseen looks, frames called covered with nothing over the board: 46 of 96
+before pegs told the washout, 37 with it; 7 since the paint is read in the frame's own
+colours and the backs fade with the ink (``_tiles``), with every arm caught (48 of 48)."""
 POCKET_SCORE = 0.4
 """Below this best correlation the pocket holds no tile."""
 COVERED_SCORE = 0.45
@@ -536,21 +550,22 @@ class TileReader(Reader[Position]):
         """
         _check_image(board_img, self.geometry)
         flat = board_img.reshape(-1, 3).astype(np.float32)
-        # peg paint in the frame's own colours: the colour map, fitted on the board's few
-        # hues, can throw a paint of another hue off (the light patches' gain is enough)
-        paint = self._bases(
-            flat, flat[self._patch_idx].mean(axis=1) / np.maximum(self.patches, 1.0)
-        )
+        # peg paint in the frame's own colours (``_odd``): the colour map, fitted on the
+        # board's few hues, can throw a paint of another hue off, and so can the light
+        # patches' per-channel gain, which takes a lifted black level for a tint
+        paint = np.median(flat[self._place_idx], axis=1)
         washed = 1.0
+        told = 0.0  # the camera's washout where the board's colours tell it (not a grey board)
         if len(self._ref_idx):
             seen = colour_map.colours_at(board_img, self._ref_idx)
             mapping = colour_map.fit(seen, self._ref_colours)
             flat[self._used] = colour_map.apply(mapping, flat[self._used])
             washed = _washout(seen, self._ref_colours)
+            told = 0.0 if self._grey_board else washed
         patches = flat[self._patch_idx].mean(axis=1)
         gain = patches / np.maximum(self.patches, 1.0)
         bases = self._bases(flat, gain)
-        runners, place_conf = self._runners(bases, paint)
+        runners, place_conf = self._runners(bases, paint, told=told)
         shade = self._shade(bases, runners)
         faces, tile_conf, pocket, unsure, (face, ink) = self._tiles(
             flat, gain, shade, runners, bases
@@ -566,7 +581,7 @@ class TileReader(Reader[Position]):
             )
         residual = min(residual, self._pegs_washout(bases, runners))
         if residual < 1.0:
-            again, conf_again = self._runners(bases, paint, residual)
+            again, conf_again = self._runners(bases, paint, residual, told)
             if again != runners:
                 runners, place_conf = again, conf_again
                 shade = self._shade(bases, runners)
@@ -588,13 +603,18 @@ class TileReader(Reader[Position]):
         return np.median(flat[self._place_idx], axis=1) / np.maximum(local, 0.05)
 
     def _runners(
-        self, colour: np.ndarray, paint: np.ndarray, washed: float = 1.0
+        self,
+        colour: np.ndarray,
+        paint: np.ndarray,
+        washed: float = 1.0,
+        told: float = 0.0,
     ) -> tuple[dict[str, str], np.ndarray]:
         """A stop holds a peg when its base colour (``colour``, in calibration's colours) is
         far from the bare stop's, as the frame's bare stops show it (``_bare_stops_gain``);
         a circle when its centre is saturated (pegs are bright paint, a circle's centre is
-        pale).  The paint is the one whose hue, as learned from
-        the start image, is nearest to the base's in the frame's own colours (``paint``).
+        pale), through the map and in the frame's own colours (``PALE``).  The paint is the
+        one whose hue, as learned from the start image, is nearest to the base's in the
+        frame's own colours (``paint``).
         Colours ``washed`` out (a share of their saturation left after the colour map) bring
         a peg that much nearer its bare place, and the scores are scaled back up by it."""
         nstops = len(self.board.stops)
@@ -607,6 +627,11 @@ class TileReader(Reader[Position]):
         lift = saturation - _saturation(bare, DARK)
         # both scores are on the scale of EMPTY_SCORE: circles by how saturated they are
         circles = (saturation - PALE * washed) / (0.4 * washed) + EMPTY_SCORE
+        own = _saturation(paint, DARK)
+        sure = max(PEG_OWN, OWN_SHARE * min(washed, told))
+        surely = (own - sure) / 0.2 + EMPTY_SCORE
+        at_all = (own - PALE_OWN) / 0.2 + EMPTY_SCORE
+        circles = np.minimum(np.maximum(circles, surely), at_all)
         stops = np.maximum(distance, lift) / washed
         score = np.where(np.arange(len(colour)) < nstops, stops, circles)
         hue = _hue(paint)
@@ -644,10 +669,11 @@ class TileReader(Reader[Position]):
             return []
         paints = dict(zip(HUES, self.hues.tolist(), strict=True))
         index = [self._place_index[place] for place in runners]
-        hue, saturation = _hue(colour[index]), _saturation(colour[index])
+        hue, saturation = _hue(colour[index]), _saturation(colour[index], DARK)
         least = PEG_SATURATION * washed
         if len(index) >= MIN_PEGS:
             least = min(least, PEGS_AGREE * float(np.median(saturation)))
+        least = max(least, MIN_PAINT)
         return [
             place
             for place, h, s in zip(runners, hue, saturation, strict=True)
@@ -701,7 +727,9 @@ class TileReader(Reader[Position]):
     ]:
         """Faces of the 17 spaces and the pocket, their confidences, the pocket's, the
         spaces that show neither a back nor any tile (something lies over them), and the
-        (face, ink) colours the frame's tiles show."""
+        (face, ink) colours the frame's tiles show.  The back print fades as the ink does:
+        the colour map, fitted on the board's colours, leaves both as washed out (without
+        that, face-down tiles of a washed-out felt frame were read face up)."""
         local = np.einsum("tsk,kc->tsc", self._tile_w, gain) * shade[:, None, :]
         pix = flat[self._tile_idx] / np.maximum(local, 0.05)
         seen = ~self._hidden(runners, bases, pix)
@@ -714,7 +742,8 @@ class TileReader(Reader[Position]):
         scores = self._scores(pix, seen, readable, width, colours)
         templates = self._templates[width]
         colours = self._colours_seen(pix, seen, scores, templates)
-        backs = self._backs_seen(pix, seen, scores)
+        models = _faded(self._back_models, _washout(colours[1][None], self.path[None]))
+        backs = self._backs_seen(pix, seen, scores, models)
         faces: list[tuple[int, int] | None] = []
         conf = np.zeros(18)
         unsure: list[str] = []
@@ -724,7 +753,13 @@ class TileReader(Reader[Position]):
                 continue
             visible = templates[:, keep]
             face, conf[t], covered = self._face(
-                t, pix[t][keep], keep, found, visible, colours, backs
+                t,
+                pix[t][keep],
+                keep,
+                found,
+                visible,
+                colours,
+                models[t][keep] * backs if t < 17 else None,
             )
             faces.append(face)
             if covered:
@@ -808,21 +843,26 @@ class TileReader(Reader[Position]):
         return np.median(np.concatenate(face), axis=0), np.median(np.concatenate(ink), axis=0)
 
     def _backs_seen(
-        self, pix: np.ndarray, seen: np.ndarray, scores: list[np.ndarray | None]
+        self,
+        pix: np.ndarray,
+        seen: np.ndarray,
+        scores: list[np.ndarray | None],
+        models: np.ndarray,
     ) -> np.ndarray:
-        """Per channel, this frame's backs over the back print's colours in the start image.
-        The colour map fitted on the bare board is right near the board's colours; a back of
-        another hue comes out off where the camera washes colours out or clips them.  Each
-        space that shows no chords even faintly (correlating less than ``COVERED_SCORE`` with
-        every look) gives a ratio; the backs are the ratios within ``BACKS_AGREE`` of the one
-        nearest 1 (the map's own guess), so that a hand over a few spaces stays apart; their
-        median, when there are ``MIN_BACKS`` of them, else 1."""
+        """Per channel, this frame's backs over the back print's colours ``models`` (the
+        start image's, faded as this frame's ink).  The colour map fitted on the bare board
+        is right near the board's colours; a back of another hue comes out off where the
+        camera washes colours out or clips them.  Each space that shows no clear chords
+        (correlating less than ``CHORDS`` with every look: felt backs reach 0.52 to 0.56,
+        over ``COVERED_SCORE``) gives a ratio; the backs are the ratios within
+        ``BACKS_AGREE`` of the one nearest 1 (the map's own guess), so that a hand over a few
+        spaces stays apart; their median, when there are ``MIN_BACKS`` of them, else 1."""
         ratios = np.array(
             [
                 np.median(pix[t][seen[t]], axis=0)
-                / np.maximum(np.median(self._back_models[t][seen[t]], axis=0), 1.0)
+                / np.maximum(np.median(models[t][seen[t]], axis=0), 1.0)
                 for t, found in enumerate(scores[:17])
-                if found is not None and found.max() < COVERED_SCORE
+                if found is not None and found.max() < CHORDS
             ]
         ).reshape(-1, 3)
         logs = np.log(np.maximum(ratios, 1e-3))
@@ -842,12 +882,13 @@ class TileReader(Reader[Position]):
         scores: np.ndarray,
         templates: np.ndarray,
         colours: tuple[np.ndarray, np.ndarray],
-        backs: np.ndarray,
+        back: np.ndarray | None,
     ) -> tuple[tuple[int, int] | None, float, bool]:
         """(face, confidence, covered) of space ``t`` (17: the pocket) from its visible pixels
         ``pix`` (``keep`` says which samples they are), their correlation with every look, the
-        looks' templates at those samples, the frame's (face, ink) colours and its backs' gain
-        on the back print (``_backs_seen``).
+        looks' templates at those samples, the frame's (face, ink) colours and the back print
+        at those samples as this frame would show it (washed out as its ink, times the
+        backs' gain, ``_backs_seen``; None for the pocket).
 
         Two models of the pixels compete: a face-up tile (every pixel on the line from the
         frame's face colour to its ink) and the back print learned from the start image (in
@@ -867,11 +908,11 @@ class TileReader(Reader[Position]):
         rivals = self._rivals[top] if t == 17 else np.arange(len(looks)) != top
         second = float(scores[rivals].max())
         up = float(np.clip((best - second) / 0.1, 0, 1) * np.clip(best / 0.4, 0, 1))
-        if t == 17:
+        if back is None:  # the pocket: no back to tell
             return looks[top], up, False
         scale = max(float(np.linalg.norm(ink - face)), MIN_CONTRAST)
         miss_up = _misfit(_off_line(pix, face, ink), scale)
-        miss_back = _misfit(_off_print(pix, self._back_models[t][keep] * backs), scale)
+        miss_back = _misfit(_off_print(pix, back), scale)
         if best < CHORDS and min(miss_up, miss_back) > STRANGE:
             return None, 0.0, True  # no chords show, and neither colour model fits
         vote = miss_back - miss_up  # > 0: a face-up tile explains the pixels better
@@ -962,6 +1003,12 @@ def _bare_stops_gain(ratios: np.ndarray) -> np.ndarray:
     if group.sum() < MIN_BARE_STOPS:
         return np.ones(3, np.float32)
     return np.asarray(np.exp(np.median(logs[group], axis=0)), np.float32)
+
+
+def _faded(colours: np.ndarray, share: float) -> np.ndarray:
+    """``colours`` (... x 3) with ``share`` of their saturation left, towards each one's grey."""
+    grey = colours.mean(axis=-1, keepdims=True)
+    return np.asarray(grey + share * (colours - grey), np.float32)
 
 
 def _washout(seen: np.ndarray, known: np.ndarray) -> float:
