@@ -151,15 +151,18 @@ base (``DARK`` and brighter), times the frame's washout (``_odd``)."""
 PEG_PAINT = 0.65
 MIN_PEGS = 4
 PEGS_AGREE = 0.7
+AGREE_PEGS = 2
 MIN_PAINT = 0.15
 """Peg paint's median saturation in a frame that has not washed out (the looks' pegs at
-calibration show 0.55 to 0.79); a frame's pegs, when it shows at least ``MIN_PEGS``, tell
-its washout by their own (``_pegs_washout``), and a peg is at least ``PEGS_AGREE`` times
-their median saturation, but never less than ``MIN_PAINT`` (a pale sleeve over five stops,
-0.06 to 0.08, set the median itself; paint washed out to 0.45 keeps 0.25).  On 12 drifting
-games in the unseen looks, frames called covered with nothing over the board: 46 of 96
-before pegs told the washout, 37 with it; 7 since the paint is read in the frame's own
-colours and the backs fade with the ink (``_tiles``), with every arm caught (48 of 48)."""
+calibration show 0.55 to 0.79); a frame's pegs, when it shows at least ``MIN_PEGS`` on
+stops, tell its washout by their own (``_pegs_washout``).  With ``AGREE_PEGS`` runners or
+more, a peg is at least ``PEGS_AGREE`` times their median saturation (a washout nothing else
+shows: the three washed-out pegs of an ivory game, 0.26 to 0.35, were each called a hand),
+but never less than ``MIN_PAINT`` (a pale sleeve over five stops, 0.06 to 0.08, set the
+median itself; paint washed out to 0.45 keeps 0.25).  On 12 drifting games in the unseen
+looks, frames called covered with nothing over the board: 46 of 96 before pegs told the
+washout, 37 with it; 7 since the paint is read in the frame's own colours and the backs fade
+with the ink (``_tiles``), 5 with two runners agreeing; every arm caught (48 of 48)."""
 POCKET_SCORE = 0.4
 """Below this best correlation the pocket holds no tile."""
 COVERED_SCORE = 0.45
@@ -662,16 +665,17 @@ class TileReader(Reader[Position]):
     def _odd(self, colour: np.ndarray, runners: dict[str, str], washed: float) -> list[str]:
         """The runners that are no peg but a hand: not as saturated as peg paint or not of
         its hues.  Paint counts as saturated down to ``PEG_SATURATION`` times ``washed``, the
-        frame's washing out of colours, or with ``MIN_PEGS`` runners or more down to
+        frame's washing out of colours, or with ``AGREE_PEGS`` runners or more down to
         ``PEGS_AGREE`` times their median, whichever is less (a washout the board's colours
-        do not show, on a pale board); ``colour`` is each base in the frame's own colours."""
+        do not show, on a pale board), and never below ``MIN_PAINT``; ``colour`` is each
+        base in the frame's own colours."""
         if not runners:
             return []
         paints = dict(zip(HUES, self.hues.tolist(), strict=True))
         index = [self._place_index[place] for place in runners]
         hue, saturation = _hue(colour[index]), _saturation(colour[index], DARK)
         least = PEG_SATURATION * washed
-        if len(index) >= MIN_PEGS:
+        if len(index) >= AGREE_PEGS:
             least = min(least, PEGS_AGREE * float(np.median(saturation)))
         least = max(least, MIN_PAINT)
         return [
