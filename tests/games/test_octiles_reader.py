@@ -12,7 +12,13 @@ from octiles_scenes import BOARD, GAME, GEOMETRY, random_position, rectify, star
 from companion.errors import ProfileError, VisionError
 from companion.games.octiles.draw import LOOKS_TUNED, LOOKS_UNSEEN
 from companion.games.octiles.model import Position
-from companion.games.octiles.reader import TileReader, camera_centre
+from companion.games.octiles.reader import (
+    LIGHT_HI,
+    LIGHT_LO,
+    TileReader,
+    _off_print,
+    camera_centre,
+)
 from companion.games.octiles.tiles import chords
 from companion.vision.synth import Pose, Scene, random_pose, render_scene
 
@@ -219,3 +225,16 @@ def test_a_three_player_start_with_two_tiles_up_calibrates_and_reads() -> None:
         )
         reading, _ = pipeline.read(frame.image)
         assert GAME.lab.reading_errors(state, reading.state)["cells"][0] == 0
+
+
+@pytest.mark.parametrize("light", [LIGHT_LO, 1.0, 1.5, LIGHT_HI])
+def test_a_back_in_a_sheen_or_a_shade_still_fits_its_print(light: float) -> None:
+    """A glossy back under a lamp shows its print brighter (ivory's 1.4 to 1.5 times, with the
+    stops beside it unchanged); within the light allowed it fits its print exactly, beyond it
+    not, and skin of the same brightness never does."""
+    rng = np.random.default_rng(3)
+    back = rng.uniform(100.0, 140.0, (200, 3)) * np.array([0.9, 1.0, 1.0])
+    assert np.allclose(_off_print(light * back, back), 0.0, atol=1e-3)
+    assert np.median(_off_print(1.15 * LIGHT_HI * back, back)) > 10.0
+    skin = np.tile([120.0, 150.0, 200.0], (200, 1)) * light
+    assert np.median(_off_print(skin, back)) > 40.0

@@ -187,6 +187,13 @@ colours) and its tiles' ink (as the colour map takes it; against the pocket tile
 calibration), each where calibration's has colour at all (saturation above the first; a grey
 board or black ink tells nothing and counts as 1); at least the second (drifting webcams
 washed colours out to 0.45 of their saturation, a lifted black level takes a bit more)."""
+LIGHT_LO = 0.8
+LIGHT_HI = 1.6
+"""A back is matched to the back print in the light that fits it best, within these times the
+light its space should have: a shade the stops beside it did not catch, or a glossy back's
+sheen (ivory backs under a lamp showed 1.4 to 1.5 times their print, the bare stops beside
+them 1.03; with at most 1.25, 7 of 200 frames of the unseen looks were called covered, 3
+since).  A hand keeps its own hue in any light."""
 MIN_BACKS = 2
 BACKS_AGREE = 0.15
 """Spaces showing no chords whose colours agree (log ratio to the back print within the
@@ -966,9 +973,9 @@ def _off_line(pix: np.ndarray, face: np.ndarray, ink: np.ndarray) -> np.ndarray:
 
 def _off_print(pix: np.ndarray, back: np.ndarray) -> np.ndarray:
     """Distance of each pixel from the back print at its sample, in the best-fitting light
-    (a shade of the light the stops beside it did not catch)."""
+    (``LIGHT_LO`` to ``LIGHT_HI``)."""
     fit = float((pix * back).sum()) / max(float((back * back).sum()), 1e-6)
-    return np.asarray(np.linalg.norm(pix - np.clip(fit, 0.8, 1.25) * back, axis=1))
+    return np.asarray(np.linalg.norm(pix - np.clip(fit, LIGHT_LO, LIGHT_HI) * back, axis=1))
 
 
 def _misfit(distance: np.ndarray, scale: float) -> float:
