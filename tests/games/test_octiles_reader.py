@@ -10,13 +10,26 @@ import pytest
 from octiles_scenes import BOARD, GAME, GEOMETRY, random_position, rectify, start
 
 from companion.errors import ProfileError, VisionError
-from companion.games.octiles.draw import LOOKS_TUNED, LOOKS_UNSEEN
+from companion.games.octiles.draw import (
+    LOOKS_TUNED,
+    LOOKS_UNSEEN,
+    TILE_APOTHEM,
+    WELL_APOTHEM,
+    chord_curve,
+)
 from companion.games.octiles.model import Position
 from companion.games.octiles.reader import (
     LIGHT_HI,
     LIGHT_LO,
+    SAMPLE_APOTHEM,
+    TEMPLATE_WIDTHS,
     TileReader,
+    _closest,
+    _looks,
+    _octagon_offsets,
     _off_print,
+    _Plane,
+    _templates,
     camera_centre,
 )
 from companion.games.octiles.tiles import chords
@@ -238,3 +251,24 @@ def test_a_back_in_a_sheen_or_a_shade_still_fits_its_print(light: float) -> None
     assert np.median(_off_print(1.15 * LIGHT_HI * back, back)) > 10.0
     skin = np.tile([120.0, 150.0, 200.0], (200, 1)) * light
     assert np.median(_off_print(skin, back)) > 40.0
+
+
+@pytest.mark.parametrize("width", TEMPLATE_WIDTHS)
+@pytest.mark.parametrize("gap", [0.08, 0.12])
+def test_four_diameters_with_gaps_where_they_pass_under_are_still_tile_1(
+    width: float, gap: float
+) -> None:
+    """Tile 1's four diameters cross at its centre; an edition drawing them over and under
+    leaves the three lower ones out near it (felt's gaps reach about a path's width).  Told
+    apart on the whole tile, thin paths with such gaps read as tile 2 (two diameters and two
+    chords passing by the centre)."""
+    step = 2.0 / 60
+    pts = _octagon_offsets(SAMPLE_APOTHEM, step)
+    looks, _ = _looks()
+    templates = _templates(step, width)
+    over = chord_curve(0, 4) * (TILE_APOTHEM / WELL_APOTHEM)
+    from_over = np.min(np.linalg.norm(pts[:, None, :] - over[None], axis=2), axis=1)
+    pathness = templates[looks.index((1, 0))].copy()
+    pathness[(np.linalg.norm(pts, axis=1) < gap) & (from_over > width)] = 0.0
+    scores = _Plane(templates, pts).correlations(pathness)
+    assert looks[_closest(pathness, templates, scores, pts)][0] == 1
