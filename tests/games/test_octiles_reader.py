@@ -33,6 +33,7 @@ from companion.games.octiles.reader import (
     camera_centre,
 )
 from companion.games.octiles.tiles import chords
+from companion.vision import synth
 from companion.vision.synth import Pose, Scene, random_pose, render_scene
 
 SIZE = (1280, 960)
@@ -272,3 +273,23 @@ def test_four_diameters_with_gaps_where_they_pass_under_are_still_tile_1(
     pathness[(np.linalg.norm(pts, axis=1) < gap) & (from_over > width)] = 0.0
     scores = _Plane(templates, pts).correlations(pathness)
     assert looks[_closest(pathness, templates, scores, pts)][0] == 1
+
+
+def test_a_grey_boards_bare_circles_are_not_taken_for_washed_out_paint() -> None:
+    """Ebony's bare circles show saturation 0.28 to 0.31 in the frame's own colours, above the
+    0.26 that washed-out peg paint keeps; a grey board shows no washout to scale that by, so
+    there the circles are judged through the colour map alone.  With the fixed 0.26, these
+    four boards showed 33 runners that are not there (a board of ghost pegs).  15 are still
+    read, 27 were before the frame's own colours were used at all: the map's own share."""
+    rng = np.random.default_rng(3)
+    low, high = GEOMETRY.tilt_deg
+    pose = random_pose(rng, high, min_tilt=low)
+    reader, rectifier = synth.calibrated_reader(GAME, "ebony", pose, synth.random_light(rng), 3)
+    ghosts = 0
+    for _ in range(4):
+        truth = GAME.lab.random_state(rng)
+        scene = render_scene(GAME, truth, "ebony", rng, pose=pose, light=synth.random_light(rng),
+                             board_seed=3)  # fmt: skip
+        reading = reader.read_frame(scene.image, rectifier(scene.image))
+        ghosts += len(set(reading.state.runners) - set(truth.runners))
+    assert ghosts <= 18

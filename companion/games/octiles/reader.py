@@ -135,7 +135,9 @@ OWN_SHARE = 0.5
 map (pale paint, even after light gain) and than ``PALE_OWN`` in the frame's own colours (a
 dark centre the map, fitted on the board's lighter colours, throws green is grey there), or
 whatever the map says, when in the frame's own colours it is more saturated than ``PEG_OWN``
-and than ``OWN_SHARE`` times the camera's washout as the board's colours show it.  (The map
+and than ``OWN_SHARE`` times the camera's washout as the board's colours show it (never on a
+grey board, which shows none: ebony's bare circles show 0.28 to 0.31, a whole board of ghost
+pegs at a fixed 0.26).  (The map
 can wash a peg's paint out further than the camera did; peg paint, 0.55 to 0.79 at
 calibration, keeps 0.26 at the strongest washout seen, 0.45.  A bare centre's print is paler,
 but a tan one like walnut's shows 0.27 in a frame that has not washed out at all.)"""
@@ -646,10 +648,10 @@ class TileReader(Reader[Position]):
         # both scores are on the scale of EMPTY_SCORE: circles by how saturated they are
         circles = (saturation - PALE * washed) / (0.4 * washed) + EMPTY_SCORE
         own = _saturation(paint, DARK)
-        sure = max(PEG_OWN, OWN_SHARE * min(washed, told))
-        surely = (own - sure) / 0.2 + EMPTY_SCORE
-        at_all = (own - PALE_OWN) / 0.2 + EMPTY_SCORE
-        circles = np.minimum(np.maximum(circles, surely), at_all)
+        if told:  # a grey board's bare circles can be as saturated as washed-out paint
+            sure = max(PEG_OWN, OWN_SHARE * min(washed, told))
+            circles = np.maximum(circles, (own - sure) / 0.2 + EMPTY_SCORE)
+        circles = np.minimum(circles, (own - PALE_OWN) / 0.2 + EMPTY_SCORE)
         stops = np.maximum(distance, lift) / washed
         score = np.where(np.arange(len(colour)) < nstops, stops, circles)
         hue = _hue(paint)
