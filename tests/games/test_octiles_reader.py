@@ -25,16 +25,22 @@ from companion.games.octiles.reader import (
     TEMPLATE_WIDTHS,
     TileReader,
     _closest,
+    _correlations,
     _looks,
     _octagon_offsets,
     _off_print,
-    _Plane,
     _templates,
     camera_centre,
 )
 from companion.games.octiles.tiles import chords
-from companion.vision import synth
-from companion.vision.synth import Pose, Scene, random_pose, render_scene
+from companion.vision.synth import (
+    Pose,
+    Scene,
+    calibrated_reader,
+    random_light,
+    random_pose,
+    render_scene,
+)
 
 SIZE = (1280, 960)
 FAR = ("slate", "ivory", "felt")
@@ -271,7 +277,7 @@ def test_four_diameters_with_gaps_where_they_pass_under_are_still_tile_1(
     from_over = np.min(np.linalg.norm(pts[:, None, :] - over[None], axis=2), axis=1)
     pathness = templates[looks.index((1, 0))].copy()
     pathness[(np.linalg.norm(pts, axis=1) < gap) & (from_over > width)] = 0.0
-    scores = _Plane(templates, pts).correlations(pathness)
+    scores = _correlations(templates, pathness, pts)
     assert looks[_closest(pathness, templates, scores, pts)][0] == 1
 
 
@@ -284,12 +290,12 @@ def test_a_grey_boards_bare_circles_are_not_taken_for_washed_out_paint() -> None
     rng = np.random.default_rng(3)
     low, high = GEOMETRY.tilt_deg
     pose = random_pose(rng, high, min_tilt=low)
-    reader, rectifier = synth.calibrated_reader(GAME, "ebony", pose, synth.random_light(rng), 3)
+    reader, rectifier = calibrated_reader(GAME, "ebony", pose, random_light(rng), 3)
     ghosts = 0
     for _ in range(4):
         truth = GAME.lab.random_state(rng)
-        scene = render_scene(GAME, truth, "ebony", rng, pose=pose, light=synth.random_light(rng),
-                             board_seed=3)  # fmt: skip
+        light = random_light(rng)
+        scene = render_scene(GAME, truth, "ebony", rng, pose=pose, light=light, board_seed=3)
         reading = reader.read_frame(scene.image, rectifier(scene.image))
         ghosts += len(set(reading.state.runners) - set(truth.runners))
     assert ghosts <= 18

@@ -137,10 +137,10 @@ dark centre the map, fitted on the board's lighter colours, throws green is grey
 whatever the map says, when in the frame's own colours it is more saturated than ``PEG_OWN``
 and than ``OWN_SHARE`` times the camera's washout as the board's colours show it (never on a
 grey board, which shows none: ebony's bare circles show 0.28 to 0.31, a whole board of ghost
-pegs at a fixed 0.26).  (The map
-can wash a peg's paint out further than the camera did; peg paint, 0.55 to 0.79 at
-calibration, keeps 0.26 at the strongest washout seen, 0.45.  A bare centre's print is paler,
-but a tan one like walnut's shows 0.27 in a frame that has not washed out at all.)"""
+pegs at a fixed 0.26).  (The map can wash a peg's paint out further than the camera did; peg
+paint, 0.55 to 0.79 at calibration, keeps 0.26 at the strongest washout seen, 0.45.  A bare
+centre's print is paler, but a tan one like walnut's shows 0.27 in a frame that has not
+washed out at all.)"""
 HUES = {"red": 0.0, "yellow": 27.0, "green": 60.0, "blue": 112.0}
 """OpenCV hue (0..180) of the four standard runner paints: where the start image shows no
 runner of a colour (and in version 2 profiles) the reader takes these."""
