@@ -6,9 +6,9 @@ that camera with other light and read: positions play reaches (``Game.random_sta
 game that has them, harder stress positions (``Game.stress_state``), each tallied apart.  Beside
 the errors it counts the cells read wrong *and sure*: the referee asks about a changed cell read
 unsure (``session.DOUBT_BELOW``) and judges the rest, so those are the errors that reach a
-verdict.  Stage times are wall-clock milliseconds on this machine with OpenCV limited to one
-thread.  The bundled sample games are refereed from their photos and compared with their
-expected verdicts (move-level accuracy).
+verdict.  Stage times are wall-clock milliseconds on this machine with OpenCV and numpy's BLAS
+limited to one thread each, so "one core" means one core.  The bundled sample games are
+refereed from their photos and compared with their expected verdicts (move-level accuracy).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from companion.capture.sources import Frame
 from companion.drift_bench import drift_report, referee_split
@@ -443,15 +444,26 @@ def _teaching(game: Game[S], seed: int) -> list[str]:
 def run_bench(
     game: Game[Any], *, boards: int, poses: int, seed: int, csv_path: Path | None = None
 ) -> dict[str, Any]:
-    """Run the benchmark, print the report and return it as a dict."""
+    """Run the benchmark on one core, print the report and return it as a dict.
+
+    OpenCV is told so directly; numpy's BLAS would otherwise keep a second core busy on small
+    matrix products, gaining nothing on a 2-core machine but doubling the CPU the figures cost.
+    """
     cv2.setNumThreads(1)
+    with threadpool_limits(limits=1):
+        return _run_bench(game, boards=boards, poses=poses, seed=seed, csv_path=csv_path)
+
+
+def _run_bench(
+    game: Game[Any], *, boards: int, poses: int, seed: int, csv_path: Path | None
+) -> dict[str, Any]:
     timer = _Timer()
     rows: list[dict[str, Any]] = []
     print(f"reading {boards} rendered boards under {poses} camera poses...", file=sys.stderr)
     kinds = _read_renders(game, timer, boards=boards, poses=poses, seed=seed, rows=rows)
     _rules(game, timer)
     samples = _referee_samples(game, timer)
-    print(f"companion bench: {game.title}, OpenCV {cv2.__version__}, 1 thread")
+    print(f"companion bench: {game.title}, OpenCV {cv2.__version__}, 1 thread (OpenCV and BLAS)")
     print(f"{'stage':<24}{'median ms':>12}{'p95 ms':>12}{'n':>8}")
     for stage, values in timer.samples.items():
         med, p95 = _stats(values)
