@@ -45,6 +45,10 @@ from companion.vision.teaching import teach
 
 POSE_TRIES = 5
 BARREL_EVERY = 3
+FEWER_BOARDS = 3
+"""Positions read after each fewer-player start, per unseen look."""
+FEWER_STREAM = 23
+"""Seeds the fewer-player starts' own random stream, so the other kinds do not depend on it."""
 """Every third camera pose looks through a barrel lens (k1 -0.1 to -0.3, a webcam's or a wide
 Pi lens's); calibration estimates it from the markers as for a user with no lens sheet.  The
 others stay pinholes, like the poses the readers were tuned on."""
@@ -145,19 +149,19 @@ class _Tally:
 
 
 def _calibrated_pose(
-    game: Game[Any], look: str, rng: np.random.Generator, k1: float = 0.0
+    game: Game[S], look: str, rng: np.random.Generator, k1: float = 0.0, start: S | None = None
 ) -> tuple[Pose, Profile]:
     """A random camera pose in the game's tilt range (its lens bending by ``k1``) and its
-    calibration from a render of the start position; a pose that leaves a corner marker out of
-    view is drawn again, as a user would move such a camera before calibrating."""
+    calibration from a render of ``start`` (the game's start position unless given); a pose
+    that leaves a corner marker out of view is drawn again, as a user would move such a camera
+    before calibrating."""
     low, high = game.geometry.tilt_deg
+    position = game.start_state() if start is None else start
     for _ in range(POSE_TRIES):
         pose = replace(random_pose(rng, max_tilt=high, min_tilt=low), distortion=(k1, 0.0))
-        start = render_scene(
-            game, game.start_state(), look, rng, pose=pose, light=random_light(rng)
-        )
+        photo = render_scene(game, position, look, rng, pose=pose, light=random_light(rng))
         try:
-            return pose, calibrate(game, start.image)
+            return pose, calibrate(game, photo.image)
         except CompanionError as exc:
             print(f"  pose redrawn: {exc}", file=sys.stderr, flush=True)
     raise CompanionError(f"none of {POSE_TRIES} camera poses could be calibrated; try --seed")
@@ -365,6 +369,33 @@ def _read_renders(
     return {kind: tally.report() for kind, tally in tallies.items()}
 
 
+def _fewer_players(game: Game[S], seed: int) -> dict[str, dict[str, Any]]:
+    """Tallies per player count (kinds "2 players", ...) for a game whose reader learns who
+    plays from the start (``Lab.fewer_players``): in each unseen look a camera is calibrated
+    on a start with that many players and reads ``FEWER_BOARDS`` positions of only theirs."""
+    rng = np.random.default_rng([seed, FEWER_STREAM])
+    tallies: dict[str, _Tally] = {}
+    for look in game.lab.looks.unseen:
+        for variant in game.lab.fewer_players(rng):
+            kind = f"{variant.players} players"
+            pose, profile = _calibrated_pose(game, look, rng, start=variant.start)
+            pipeline = BoardPipeline(game, profile)
+            tally = tallies.setdefault(kind, _Tally())
+            for _ in range(FEWER_BOARDS):
+                truth = variant.positions(rng)
+                scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
+                data = np.frombuffer(encode_jpeg(scene.image, quality=90), np.uint8)
+                frame = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR))
+                try:
+                    reading, _ = pipeline.read(frame)
+                except CompanionError:
+                    tally.images += 1
+                    tally.unreadable += 1
+                    continue
+                tally.add(game, truth, reading)
+    return {kind: tally.report() for kind, tally in sorted(tallies.items())}
+
+
 def _referee_samples(game: Game[Any], timer: _Timer) -> dict[str, Any]:
     moves = right = 0
     for folder in sample_games(game.id):
@@ -461,6 +492,12 @@ def _run_bench(
     rows: list[dict[str, Any]] = []
     print(f"reading {boards} rendered boards under {poses} camera poses...", file=sys.stderr)
     kinds = _read_renders(game, timer, boards=boards, poses=poses, seed=seed, rows=rows)
+    fewer = _fewer_players(game, seed)
+    kinds |= fewer
+    titles = KIND_TITLES | {
+        kind: f"{kind.split()[0]}-player starts, positions from play with only their pieces"
+        for kind in fewer
+    }
     _rules(game, timer)
     samples = _referee_samples(game, timer)
     print(f"companion bench: {game.title}, OpenCV {cv2.__version__}, 1 thread (OpenCV and BLAS)")
@@ -468,12 +505,12 @@ def _run_bench(
     for stage, values in timer.samples.items():
         med, p95 = _stats(values)
         print(f"{stage:<24}{med:>12.2f}{p95:>12.2f}{len(values):>8}")
-    for kind in (k for k in KIND_TITLES if k in kinds):
+    for kind in (k for k in titles if k in kinds):
         accuracy = kinds[kind]
         if kind in ("later", "corrected") and not kinds.get("corrected", {}).get("taught"):
             continue  # this game's reader learned nothing from corrections
         print(
-            f"unseen looks, {KIND_TITLES[kind]}: {accuracy['images']} images, "
+            f"unseen looks, {titles[kind]}: {accuracy['images']} images, "
             f"{accuracy['exact_boards']} read exactly, {accuracy['unreadable']} unreadable, "
             f"{accuracy['flagged_covered']} flagged covered, "
             f"{accuracy['falsely_moved']} taken for a moved board"

@@ -8,7 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.bench import _calibrated_pose, _read_game, _Tally, _Timer, run_bench
+from companion.bench import (
+    FEWER_BOARDS,
+    _calibrated_pose,
+    _fewer_players,
+    _read_game,
+    _Tally,
+    _Timer,
+    run_bench,
+)
 from companion.games import find_game
 from companion.games.reading import Reading
 from companion.referee.session import DOUBT_BELOW
@@ -87,3 +95,30 @@ def test_a_whole_game_is_read_as_the_referee_reads_it() -> None:
     assert report["stuck"] == 0  # the page set every misread right
     assert report["cell_errors"] <= report["cells"] // 200
     assert len(timer.samples["read (in a game)"]) == len(boards)
+
+
+def test_fewer_player_starts_are_read_with_only_their_pieces(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Labyrinth's reader learns who plays from the start: the bench calibrates on a 2- and a
+    3-player start and reads positions holding only those players' figures."""
+    labyrinth = find_game("labyrinth")
+    monkeypatch.setattr("companion.games.labyrinth.draw.LOOKS_UNSEEN", ("slate",))
+    kinds = _fewer_players(labyrinth, seed=1)
+    assert sorted(kinds) == ["2 players", "3 players"]
+    for report in kinds.values():
+        assert report["images"] == FEWER_BOARDS and report["unreadable"] == 0
+        assert report["cells"] == FEWER_BOARDS * 21
+        assert report["sure_errors"] == 0 and report["cell_errors"] <= 1
+    assert _fewer_players(find_game("amoeba"), seed=1) == {}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_fewer_player_start_and_its_positions_hold_only_the_players(seed: int) -> None:
+    labyrinth = find_game("labyrinth")
+    rng = np.random.default_rng(seed)
+    for variant in labyrinth.lab.fewer_players(rng):
+        playing = set(variant.start.character_map)
+        assert len(playing) == variant.players
+        for _ in range(5):
+            assert set(variant.positions(rng).character_map) <= playing

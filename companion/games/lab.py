@@ -8,6 +8,7 @@ from the rules (``base.py``) so that the referee never loads the renderers.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic
 
@@ -41,6 +42,15 @@ class Looks:
     @property
     def all(self) -> tuple[str, ...]:
         return (*self.tuned, *self.unseen)
+
+
+@dataclass(frozen=True)
+class PlayerStart(Generic[S]):
+    """A start position for ``players`` players and the positions play reaches from it."""
+
+    players: int
+    start: S
+    positions: Callable[[np.random.Generator], S]
 
 
 class Lab(ABC, Generic[S]):
@@ -90,6 +100,13 @@ class Lab(ABC, Generic[S]):
         """A position harder to read than play usually leaves, for the benchmark's second
         figure; None where ``random_state`` is already that hard."""
         return None
+
+    def fewer_players(self, rng: np.random.Generator) -> list[PlayerStart[S]]:
+        """Starts with fewer players than the set has pieces for, for a game whose reader
+        learns from the start who plays and what their pieces look like (Labyrinth): the
+        benchmark calibrates on each and reads positions with only those players' pieces.
+        Most games have none."""
+        return []
 
     def random_game(self, rng: np.random.Generator) -> list[S] | None:
         """Every settled board of one whole game played by random players, the start first,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.games.base import JSON
-from companion.games.lab import Lab, Layer, Looks
+from companion.games.lab import Lab, Layer, Looks, PlayerStart
 from companion.games.labyrinth import draw
 from companion.games.labyrinth.model import (
     BIZARRE_CELL,
@@ -14,7 +14,9 @@ from companion.games.labyrinth.model import (
     PIECE_CELL,
     Board,
     default_layout,
+    make_board,
     random_board,
+    set_up_board,
 )
 from companion.games.labyrinth.script import sample_script
 
@@ -50,6 +52,24 @@ class LabyrinthLab(Lab[Board]):
         """A board play can reach on the default labyrinth: figures rest on stopping spaces,
         never on junctions, which is what the referee is shown (``model.random_board``)."""
         return random_board(rng, default_layout())
+
+    def fewer_players(self, rng: np.random.Generator) -> list[PlayerStart[Board]]:
+        """A 2- and a 3-player start, their colours drawn at random: the reader learns the
+        paints from the start, where a crowd of three can hide more of a figure than four
+        do, and must look for no colour that is not playing."""
+        layout = default_layout()
+        starts = []
+        for players in (2, 3):
+            chosen = rng.choice(len(CHARACTER_COLOURS), players, replace=False)
+            colours = tuple(c for i, c in enumerate(CHARACTER_COLOURS) if i in chosen)
+
+            def positions(rng: np.random.Generator, colours: tuple[str, ...] = colours) -> Board:
+                board = random_board(rng, layout)
+                playing = {c: s for c, s in board.character_map.items() if c in colours}
+                return make_board(layout, playing, board.bizarre, board.discs)
+
+            starts.append(PlayerStart(players, set_up_board(layout, colours), positions))
+        return starts
 
     def sample_script(self, seed: int) -> tuple[JSON, list[JSON]]:
         return sample_script(seed)
