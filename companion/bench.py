@@ -45,13 +45,13 @@ from companion.vision.teaching import teach
 
 POSE_TRIES = 5
 BARREL_EVERY = 3
+"""Every third camera pose looks through a barrel lens (k1 -0.1 to -0.3, a webcam's or a wide
+Pi lens's); calibration estimates it from the markers as for a user with no lens sheet.  The
+others stay pinholes, like the poses the readers were tuned on."""
 FEWER_BOARDS = 3
 """Positions read after each fewer-player start, per unseen look."""
 FEWER_STREAM = 23
 """Seeds the fewer-player starts' own random stream, so the other kinds do not depend on it."""
-"""Every third camera pose looks through a barrel lens (k1 -0.1 to -0.3, a webcam's or a wide
-Pi lens's); calibration estimates it from the markers as for a user with no lens sheet.  The
-others stay pinholes, like the poses the readers were tuned on."""
 KIND_TITLES = {
     "played": "positions from play",
     "later": "positions from play, the later half of each camera's boards",

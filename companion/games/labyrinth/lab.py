@@ -55,8 +55,8 @@ class LabyrinthLab(Lab[Board]):
 
     def fewer_players(self, rng: np.random.Generator) -> list[PlayerStart[Board]]:
         """A 2- and a 3-player start, their colours drawn at random: the reader learns the
-        paints from the start, where a crowd of three can hide more of a figure than four
-        do, and must look for no colour that is not playing."""
+        paints from the start's crowd, whatever its size, and must look for no colour that
+        is not playing."""
         layout = default_layout()
         starts = []
         for players in (2, 3):
