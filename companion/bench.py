@@ -93,6 +93,11 @@ class _Tally:
         self.sure_wrong = self.asked = self.taught = 0
         self.played = self.played_wrong = self.stuck = 0
 
+    def add_unreadable(self) -> None:
+        """Count one image the pipeline refused (no board found, a corrupt frame)."""
+        self.images += 1
+        self.unreadable += 1
+
     def add(
         self, game: Game[S], truth: S, reading: Reading[S], before: S | None = None
     ) -> dict[str, tuple[int, int]]:
@@ -146,6 +151,11 @@ class _Tally:
             "played_wrong": self.played_wrong,
             "stuck": self.stuck,
         }
+
+
+def _camera_jpeg(image: np.ndarray) -> np.ndarray:
+    """A rendered image as the bytes a camera delivers (JPEG at quality 90), ready to decode."""
+    return np.frombuffer(encode_jpeg(image, quality=90), np.uint8)
 
 
 def _calibrated_pose(
@@ -240,8 +250,7 @@ def _read_game(
                 scene = render_scene(
                     game, truth, look, rng, pose=pose, light=random_light(rng), board_seed=still
                 )
-                data = np.frombuffer(encode_jpeg(scene.image, quality=90), np.uint8)
-                image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+                image = cv2.imdecode(_camera_jpeg(scene.image), cv2.IMREAD_COLOR)
                 assert image is not None  # a JPEG made just now
                 counted = index >= half
                 step = _settle(loop, Frame(index, image, f"board {index}", 0.0))
@@ -318,10 +327,8 @@ def _read_renders(
                     continue
                 tally = tallies.setdefault(kind, _Tally())
                 scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
-                data = encode_jpeg(scene.image, quality=90)
-                frame = timer.timed(
-                    "decode", cv2.imdecode, np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR
-                )
+                data = _camera_jpeg(scene.image)
+                frame = timer.timed("decode", cv2.imdecode, data, cv2.IMREAD_COLOR)
                 try:
                     start_t = time.perf_counter()
                     reading, board = pipeline.read(frame)
@@ -329,8 +336,7 @@ def _read_renders(
                     for stage, ms in pipeline.timings.items():
                         timer.add(stage, ms)
                 except CompanionError:
-                    tally.images += 1
-                    tally.unreadable += 1
+                    tally.add_unreadable()
                     continue
                 drift = timer.timed(
                     "locate (position check)", pipeline.check_position, board, frame
@@ -384,13 +390,11 @@ def _fewer_players(game: Game[S], seed: int) -> dict[str, dict[str, Any]]:
             for _ in range(FEWER_BOARDS):
                 truth = variant.positions(rng)
                 scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
-                data = np.frombuffer(encode_jpeg(scene.image, quality=90), np.uint8)
-                frame = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR))
+                frame = np.asarray(cv2.imdecode(_camera_jpeg(scene.image), cv2.IMREAD_COLOR))
                 try:
                     reading, _ = pipeline.read(frame)
                 except CompanionError:
-                    tally.images += 1
-                    tally.unreadable += 1
+                    tally.add_unreadable()
                     continue
                 tally.add(game, truth, reading)
     return {kind: tally.report() for kind, tally in sorted(tallies.items())}
