@@ -11,9 +11,9 @@ at a height the letter's position rules out is cut again where it points.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from companion.games.upwords.heights import choose_levels, refine_lean
@@ -207,29 +207,31 @@ def fine_box(face: np.ndarray, ink: Ink) -> np.ndarray:
     just inside and outside each side of the box places that side between pixels.
     """
     glyph, (x0, y0, x1, y1) = ink.box_glyph, ink.box
-    h, w = face.shape
     inner = face[max(y0 - 2, 0) : y1 + 2, max(x0 - 2, 0) : x1 + 2]
     ring = face.size - inner.size
-    strokes = float(glyph.sum())  # the ink box is binary
+    strokes = cv2.countNonZero(glyph)  # the ink box is binary
     if not ring or not strokes:
         return np.array([x0, y0, x1, y1], np.float64)
-    paper = (float(face.sum(dtype=np.float64)) - float(inner.sum(dtype=np.float64))) / ring
-    inked = float((face[y0:y1, x0:x1] * glyph).sum(dtype=np.float64)) / strokes
+    # OpenCV's sums, not numpy's: this runs on some 80 crops a read, where numpy's cost per
+    # call was most of the time; the sums of whole grey levels are exact either way
+    paper = (cv2.sumElems(face)[0] - cv2.sumElems(inner)[0]) / ring
+    on_ink = cv2.multiply(face[y0:y1, x0:x1], glyph, dtype=cv2.CV_32F)
+    inked = cv2.sumElems(on_ink)[0] / strokes
     if abs(inked - paper) < 1.0:
         return np.array([x0, y0, x1, y1], np.float64)
+    # the most inked pixel of each column and row across the box, darkest or lightest
+    most = np.max if inked > paper else np.min
+    columns, rows = most(face[y0:y1], axis=0).tolist(), most(face[:, x0:x1], axis=1).tolist()
 
-    def cover(line: np.ndarray) -> float:
-        """How far the most inked pixel of a column or row of the box goes from paper to ink."""
-        most = line.max() if inked > paper else line.min()
-        return min(max((float(most) - paper) / (inked - paper), 0.0), 1.0)
+    def cover(line: list[float], at: int) -> float:
+        """How far the most inked pixel of column or row ``at`` goes from paper to ink."""
+        return min(max((line[at] - paper) / (inked - paper), 0.0), 1.0)
 
-    # only the lines at each side of the box count: a handful of reductions, not whole-crop
-    # arrays (this runs on some 60 crops a read)
-    def sides(line: Callable[[int], np.ndarray], lo: int, hi: int, n: int) -> tuple[float, float]:
-        before = cover(line(lo - 1)) if lo > 0 else 0.0
-        after = cover(line(hi)) if hi < n else 0.0
-        return lo + (1.0 - cover(line(lo))) - before, hi - (1.0 - cover(line(hi - 1))) + after
+    def sides(line: list[float], lo: int, hi: int) -> tuple[float, float]:
+        before = cover(line, lo - 1) if lo > 0 else 0.0
+        after = cover(line, hi) if hi < len(line) else 0.0
+        return lo + (1.0 - cover(line, lo)) - before, hi - (1.0 - cover(line, hi - 1)) + after
 
-    left, right = sides(lambda col: face[y0:y1, col], x0, x1, w)
-    top, bottom = sides(lambda row: face[row, x0:x1], y0, y1, h)
+    left, right = sides(columns, x0, x1)
+    top, bottom = sides(rows, y0, y1)
     return np.array([left, top, right, bottom], np.float64)
