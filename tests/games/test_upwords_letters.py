@@ -179,7 +179,7 @@ def test_unseen_font_is_learned_from_three_examples_per_letter() -> None:
     assert taught >= 70
     after = accuracy(fresh, UNSEEN, seed=5, sure=0.5, missing_ok=True)
     assert before < 0.8  # 62.5 % measured: a calligraphic face the network never saw
-    assert after > before and after >= 0.9  # 91.3 % measured
+    assert after > before and after >= 0.92  # 94.2 % measured (91.3 % with the old boost)
     # the examples travel in the profile (JSON) and come back the same
     params = json.loads(json.dumps(fresh.examples_json()))
     again = LetterClassifier(LetterClassifier.examples_from_json(params))

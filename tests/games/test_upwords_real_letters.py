@@ -26,13 +26,16 @@ from companion.referee.session import DOUBT_BELOW
 
 ROOT = Path(__file__).resolve().parents[2]
 FLOORS = {
-    # set: (right before teaching, right after teaching 3 per letter, wrong and sure at most)
+    # set: (right before teaching, right after teaching 3 per letter, wrong and sure at most
+    # before, and after)
     # measured 2026-12-06 (convolutional letter network of 93 fonts, confidence fitted on
     # held-out fonts and tuned renders): photo 151/159 (95.0 %), 87/90 (96.7 %), 0 sure and
     # wrong; dataset 1049/1067 (98.3 %), 977/989 (98.8 %), 5 sure and wrong (0.47 %): the
-    # issue's 98 % before teaching met on it, its 99.5 % after and 0.2 % sure and wrong not
-    "jheidel_photo": (0.94, 0.96, 0.005),
-    "jheidel_dataset": (0.975, 0.98, 0.007),
+    # issue's 98 % before teaching met on it, its 99.5 % after and 0.2 % sure and wrong not.
+    # Teaching as a refit of the last layer (2026-12-07): dataset 978/989 after, 3 sure and
+    # wrong (0.30 %) where the nearest-example boost left 7 (0.71 %); photo 87/90, 0
+    "jheidel_photo": (0.94, 0.96, 0.005, 0.005),
+    "jheidel_dataset": (0.975, 0.98, 0.007, 0.004),
 }
 
 
@@ -66,7 +69,7 @@ def test_real_sets_are_all_there(sets: dict[str, RealSet]) -> None:
 def test_real_letters_before_teaching(sets: dict[str, RealSet], name: str) -> None:
     real = sets[name]
     tally = _tally(LetterClassifier(), real, list(range(len(real.crops))))
-    right, _, sure_wrong = FLOORS[name]
+    right, _, sure_wrong, _ = FLOORS[name]
     assert tally.right / tally.total >= right, tally
     assert tally.sure_wrong / tally.total <= sure_wrong, tally
 
@@ -80,6 +83,7 @@ def test_real_letters_after_teaching_three_per_letter(sets: dict[str, RealSet], 
         teacher.learn(real.crops[i], real.letters[i])  # False where no letter is found
     tally = _tally(teacher, real, rest)
     assert tally.right / tally.total >= FLOORS[name][1], tally
+    assert tally.sure_wrong / tally.total <= FLOORS[name][3], tally
 
 
 def test_turned_real_crops_report_their_turn(sets: dict[str, RealSet]) -> None:

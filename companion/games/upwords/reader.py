@@ -424,13 +424,12 @@ class TileReader(Reader[Board]):
             zip(tiles.tolist(), hidden_share(layout.lean, tiles, heights[tiles]), strict=True)
         )
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        learned = 0
-        for index, (_, letter) in taught.items():
-            if reads[index].height == 0 or hidden.get(index, 1.0) > 0:
-                continue
-            face = layout.faces(gray, heights[index : index + 1], np.array([index]))[0]
-            learned += self.letters.learn(face, letter)
-        return learned
+        faces = [
+            (layout.faces(gray, heights[index : index + 1], np.array([index]))[0], letter)
+            for index, (_, letter) in taught.items()
+            if reads[index].height and hidden.get(index, 1.0) == 0
+        ]
+        return self.letters.learn_all(faces)
 
     def _read(
         self, image: np.ndarray, view: View, stacked: np.ndarray | None = None
