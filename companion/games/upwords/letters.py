@@ -20,7 +20,7 @@ import base64
 import logging
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from types import MappingProxyType
 
@@ -261,15 +261,15 @@ class _Taught:
     """
 
     examples: Examples
-    w2: np.ndarray
-    b2: np.ndarray
+    net: LetterNet
+    """The network with its last layer refitted (the trained one when nothing is taught)."""
 
     @classmethod
     def build(cls, examples: Examples) -> _Taught:
         net = load_net()
         own = [(LETTERS.index(k), g) for k, gs in examples.items() for g in gs]
         if not own:
-            return cls(examples, net.w2, net.b2)
+            return cls(examples, net)
         glyphs = np.stack([g for _, g in own])
         letter = np.array([i for i, _ in own], np.int64)
         upright = net.logits(net.hidden(glyphs))[np.arange(len(own)), letter].argmax(axis=1)
@@ -279,11 +279,7 @@ class _Taught:
         w2, b2 = _refit(net, hidden, classes)
         for array in (w2, b2):
             array.setflags(write=False)
-        return cls(examples, w2, b2)
-
-    def logits(self, hidden: np.ndarray) -> np.ndarray:
-        """(n, h) hidden layers -> (n, letters, TURNS) scores under the refitted layer."""
-        return (hidden @ self.w2 + self.b2).reshape(len(hidden), -1, TURNS)
+        return cls(examples, replace(net, w2=w2, b2=b2))
 
 
 def _refit(
@@ -350,9 +346,8 @@ class LetterClassifier:
         """Normalised glyphs (n, G, G) -> one guess each."""
         if len(glyphs) == 0:
             return []
-        table = self._table  # read once: a learner may publish a new one meanwhile
-        net = load_net()
-        probs = letter_probabilities(table.logits(net.hidden(glyphs)))
+        net = self._table.net  # read once: a learner may publish a new table meanwhile
+        probs = letter_probabilities(net.logits(net.hidden(glyphs)))
         best, margin = margins(probs)
         rows = np.arange(len(glyphs))
         turns = probs[rows, best].argmax(axis=1)
