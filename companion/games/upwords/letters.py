@@ -292,9 +292,7 @@ def _refit(
     w, b = net.w2.copy(), net.b2.copy()
     rows = np.arange(len(hidden))
     for _ in range(REFIT_STEPS):
-        z = hidden @ w + b
-        p = np.exp(z - z.max(axis=1, keepdims=True))
-        p /= p.sum(axis=1, keepdims=True)
+        p = letter_probabilities(hidden @ w + b)
         p[rows, classes] -= 1.0
         w -= (REFIT_RATE / len(rows)) * (hidden.T @ p)
         b -= REFIT_RATE * p.mean(axis=0)
