@@ -19,7 +19,6 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ import cv2
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from companion.bench_camera import calibrated_pose, camera_frame, camera_jpeg
 from companion.capture.sources import Frame
 from companion.drift_bench import drift_report, referee_split
 from companion.errors import CompanionError
@@ -38,12 +38,12 @@ from companion.referee.stillness import StillnessGate
 from companion.referee.store import Store
 from companion.replay import referee_input
 from companion.samples import sample_games
-from companion.vision.calibration import Profile, calibrate
+from companion.unattended_bench import answer_as_host, unattended_report
+from companion.vision.calibration import Profile
 from companion.vision.pipeline import BoardPipeline
-from companion.vision.synth import Pose, encode_jpeg, random_light, random_pose, render_scene
+from companion.vision.synth import Pose, random_light, render_scene
 from companion.vision.teaching import teach
 
-POSE_TRIES = 5
 BARREL_EVERY = 3
 """Every third camera pose looks through a barrel lens (k1 -0.1 to -0.3, a webcam's or a wide
 Pi lens's); calibration estimates it from the markers as for a user with no lens sheet.  The
@@ -153,30 +153,6 @@ class _Tally:
         }
 
 
-def _camera_jpeg(image: np.ndarray) -> np.ndarray:
-    """A rendered image as the bytes a camera delivers (JPEG at quality 90), ready to decode."""
-    return np.frombuffer(encode_jpeg(image, quality=90), np.uint8)
-
-
-def _calibrated_pose(
-    game: Game[S], look: str, rng: np.random.Generator, k1: float = 0.0, start: S | None = None
-) -> tuple[Pose, Profile]:
-    """A random camera pose in the game's tilt range (its lens bending by ``k1``) and its
-    calibration from a render of ``start`` (the game's start position unless given); a pose
-    that leaves a corner marker out of view is drawn again, as a user would move such a camera
-    before calibrating."""
-    low, high = game.geometry.tilt_deg
-    position = game.start_state() if start is None else start
-    for _ in range(POSE_TRIES):
-        pose = replace(random_pose(rng, max_tilt=high, min_tilt=low), distortion=(k1, 0.0))
-        photo = render_scene(game, position, look, rng, pose=pose, light=random_light(rng))
-        try:
-            return pose, calibrate(game, photo.image)
-        except CompanionError as exc:
-            print(f"  pose redrawn: {exc}", file=sys.stderr, flush=True)
-    raise CompanionError(f"none of {POSE_TRIES} camera poses could be calibrated; try --seed")
-
-
 def _corrected(
     game: Game[S], learner: BoardPipeline[S], truth: S, frame: np.ndarray, tally: _Tally | None
 ) -> int:
@@ -250,8 +226,7 @@ def _read_game(
                 scene = render_scene(
                     game, truth, look, rng, pose=pose, light=random_light(rng), board_seed=still
                 )
-                image = cv2.imdecode(_camera_jpeg(scene.image), cv2.IMREAD_COLOR)
-                assert image is not None  # a JPEG made just now
+                image = camera_frame(scene.image)
                 counted = index >= half
                 step = _settle(loop, Frame(index, image, f"board {index}", 0.0))
                 if step.reading is None or step.settled is None:
@@ -264,24 +239,19 @@ def _read_game(
                 if counted:
                     seen = replace(step.reading, state=taken, confidence=step.settled.confidence)
                     tally.add(game, truth, seen, before=boards[index - 1])
-                tally.stuck += _play_host(loop, truth, taken, index, boards)
+                tally.stuck += _play_host(loop, truth, index, boards)
         finally:
             store.close()
     return tally
 
 
-def _play_host(loop: FrameLoop[S], truth: S, taken: S, index: int, boards: list[S]) -> int:
+def _play_host(loop: FrameLoop[S], truth: S, index: int, boards: list[S]) -> int:
     """Do on the page what a host who knows ``truth`` does (1 when that was not enough): say
     yes to a doubt, correct each square the referee took wrong; a game his corrections
     could not set right is entered again from its true boards."""
-    session, game = loop.session, loop.session.game
-    if session.snapshot()["doubt"] is not None:
-        loop.perform(lambda: session.confirm(True))  # then corrected below where it was wrong
-    right = game.cells(truth)
-    for name in game.lab.wrong_cells(truth, taken):
-        loop.perform(partial(session.correct, name, right[name]))
-    if session.agreed_board() == truth:
+    if answer_as_host(loop, truth):
         return 0
+    session = loop.session
     print(
         f"  board {index} of the game: the host's corrections did not bring the referee to the "
         "true board",
@@ -315,7 +285,7 @@ def _read_renders(
         # the lens's own stream: the pinhole poses' boards do not depend on it
         barrel = pose_index % BARREL_EVERY == BARREL_EVERY - 1
         k1 = float(np.random.default_rng([seed, pose_index, 14]).uniform(-0.3, -0.1))
-        pose, profile = _calibrated_pose(game, look, rng, k1 if barrel else 0.0)
+        pose, profile = calibrated_pose(game, look, rng, k1 if barrel else 0.0)
         pipeline = BoardPipeline(game, profile)
         learner = BoardPipeline(game, profile)  # the same camera, taught by the page
         for board_index in range(per_pose):
@@ -327,7 +297,7 @@ def _read_renders(
                     continue
                 tally = tallies.setdefault(kind, _Tally())
                 scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
-                data = _camera_jpeg(scene.image)
+                data = camera_jpeg(scene.image)
                 frame = timer.timed("decode", cv2.imdecode, data, cv2.IMREAD_COLOR)
                 try:
                     start_t = time.perf_counter()
@@ -384,13 +354,13 @@ def _fewer_players(game: Game[S], seed: int) -> dict[str, dict[str, Any]]:
     for look in game.lab.looks.unseen:
         for variant in game.lab.fewer_players(rng):
             kind = f"{variant.players} players"
-            pose, profile = _calibrated_pose(game, look, rng, start=variant.start)
+            pose, profile = calibrated_pose(game, look, rng, start=variant.start)
             pipeline = BoardPipeline(game, profile)
             tally = tallies.setdefault(kind, _Tally())
             for _ in range(FEWER_BOARDS):
                 truth = variant.positions(rng)
                 scene = render_scene(game, truth, look, rng, pose=pose, light=random_light(rng))
-                frame = np.asarray(cv2.imdecode(_camera_jpeg(scene.image), cv2.IMREAD_COLOR))
+                frame = camera_frame(scene.image)
                 try:
                     reading, _ = pipeline.read(frame)
                 except CompanionError:
@@ -453,7 +423,7 @@ def _teaching(game: Game[S], seed: int) -> list[str]:
     looks = game.lab.looks.unseen
     print(f"teaching from one photo of the pattern in {len(looks)} looks...", file=sys.stderr)
     for look in looks:
-        pose, profile = _calibrated_pose(game, look, rng)
+        pose, profile = calibrated_pose(game, look, rng)
         taught = replace(profile)  # teaching gives the copy new reader settings
         photo = render_scene(game, pattern, look, rng, pose=pose, light=random_light(rng))
         teach(game, taught, photo.image)
@@ -477,7 +447,13 @@ def _teaching(game: Game[S], seed: int) -> list[str]:
 
 
 def run_bench(
-    game: Game[Any], *, boards: int, poses: int, seed: int, csv_path: Path | None = None
+    game: Game[Any],
+    *,
+    boards: int,
+    poses: int,
+    seed: int,
+    csv_path: Path | None = None,
+    games: int = 0,
 ) -> dict[str, Any]:
     """Run the benchmark on one core, print the report and return it as a dict.
 
@@ -486,11 +462,13 @@ def run_bench(
     """
     cv2.setNumThreads(1)
     with threadpool_limits(limits=1):
-        return _run_bench(game, boards=boards, poses=poses, seed=seed, csv_path=csv_path)
+        return _run_bench(
+            game, boards=boards, poses=poses, seed=seed, csv_path=csv_path, games=games
+        )
 
 
 def _run_bench(
-    game: Game[Any], *, boards: int, poses: int, seed: int, csv_path: Path | None
+    game: Game[Any], *, boards: int, poses: int, seed: int, csv_path: Path | None, games: int
 ) -> dict[str, Any]:
     timer = _Timer()
     rows: list[dict[str, Any]] = []
@@ -548,7 +526,9 @@ def _run_bench(
         games=max(1, min(DRIFT_GAMES, poses)),
         frames=max(2, min(DRIFT_FRAMES, boards // max(poses, 1))),
     )
-    for line in (*_teaching(game, seed), *drift, *game.lab.extra_bench(boards=boards, seed=seed)):
+    unattended = unattended_report(game, seed=seed, games=games)
+    extra = game.lab.extra_bench(boards=boards, seed=seed)
+    for line in (*_teaching(game, seed), *drift, *unattended, *extra):
         print(line)
     print(
         f"sample games: {samples['sample_moves_right']}/{samples['sample_moves']} verdicts "

@@ -171,6 +171,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--poses", type=int, default=8, help="camera poses (one calibration each)")
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--csv", type=Path, help="write one row per rendered image here")
+    bench.add_argument(
+        "--games",
+        type=int,
+        default=0,
+        help="whole games refereed from the camera (default: one per unseen look)",
+    )
     return parser
 
 
@@ -330,6 +336,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         poses=args.poses,
         seed=args.seed,
         csv_path=args.csv,
+        games=args.games,
     )
     return 0
 

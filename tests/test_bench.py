@@ -10,13 +10,13 @@ import pytest
 
 from companion.bench import (
     FEWER_BOARDS,
-    _calibrated_pose,
     _fewer_players,
     _read_game,
     _Tally,
     _Timer,
     run_bench,
 )
+from companion.bench_camera import calibrated_pose
 from companion.games import find_game
 from companion.games.reading import Reading
 from companion.referee.session import DOUBT_BELOW
@@ -84,7 +84,7 @@ def test_a_whole_game_is_read_as_the_referee_reads_it() -> None:
     and remembered once the match holds it; the later half is counted."""
     rng = np.random.default_rng(4)
     look = UPWORDS.lab.looks.unseen[0]
-    pose, profile = _calibrated_pose(UPWORDS, look, rng)
+    pose, profile = calibrated_pose(UPWORDS, look, rng)
     boards = UPWORDS.lab.random_game(np.random.default_rng(7))
     timer = _Timer()
     tally = _read_game(UPWORDS, look, pose, profile, np.random.default_rng(7), timer)

@@ -168,6 +168,10 @@ def rebuild(game: Game[S], settings: JSON, entries: Iterable[Entry]) -> Rebuilt[
         if entry.kind == "board":
             out.last_frame = entry.payload.get("frame")
             out.last_board = game.parse_state(entry.payload["state"])
+            held = entry.payload.get("held")
+            if isinstance(held, dict) and held:
+                # the camera showed other values in the cells judged at the match's
+                out.last_board = game.with_cells(out.last_board, held)
             fixed = entry.payload.get("corrected")
             if isinstance(fixed, dict) and fixed.get("raw") is not None:
                 out.overrides[fixed["cell"]] = (fixed["raw"], fixed["value"])

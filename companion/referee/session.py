@@ -165,34 +165,103 @@ class Session(Generic[S]):
         # A state that does not survive its own notation is not this game's board.
         self.game.parse_state(self.game.format_state(raw))
         table = self._table
-        state = table.take(raw)
-        match = history.match
-        resynced = False
+        seen = table.take(raw)
+        doubt = table.doubt
+        if doubt is not None and seen == doubt.seen:
+            return None, False  # the same rest again: the host may still answer
+        earlier: Verdict | None = None
+        if doubt is not None:
+            table.doubt = None
+            earlier = self._take_unanswered(doubt, seen)
+        if not table.in_sync and table.rejected:
+            earlier = self._reread(seen, frame) or earlier
+        changed = doubt is not None or earlier is not None
+        state = seen
         if not table.in_sync:
-            cells = changed_cells(self.game, state, match.state)
-            if cells:
-                changed = cells != table.cells
-                table.cells = cells
-                if changed:
-                    self._bump()
-                return None, changed
-            self._log_synced(frame)
-            resynced = True
+            judged, moved = self._out_of_sync(seen, frame)
+            changed = changed or moved
+            if judged is None:
+                return earlier, changed
+            state = judged
+        match = self._match()
         # Until a board has been accepted, a board equal to the start state is still judged:
         # it is the set-up check, and the gate shows a resting board only once.
-        if state == match.state and history.set_up:
-            had_doubt, table.doubt = table.doubt is not None, None
+        if state == match.state and self._require().set_up:
             table.unjudged = Unjudged(None if frame is None else int(frame))
-            return None, resynced or had_doubt
+            return earlier, changed
         table.unjudged = None
+        held = dict(table.held or {})
         unsure = self._unsure_cells(match.state, state, confidence)
         if unsure:
             # ask rather than guess: the host confirms or rejects on the page
-            table.doubt = Doubt(state, frame, confidence, unsure)
+            table.doubt = Doubt(state, frame, confidence, unsure, seen, held)
             self._bump()
-            return None, True
-        table.doubt = None
-        return self._judge_board(state, frame, confidence), True
+            return earlier, True
+        verdict = self._judge_board(state, frame, confidence, held=held)
+        return (earlier if verdict is None else verdict), True
+
+    def _out_of_sync(self, seen: S, frame: int | None) -> tuple[S | None, bool]:
+        """While out of sync: the board to judge ``seen`` as (held cells at the match's
+        values), or None when it shows nothing new; and whether the table's view changed."""
+        table, match = self._table, self._match()
+        state = table.judged(seen, match.state)
+        if state == match.state and not table.held:
+            self._log_synced(frame)
+            return state, True
+        if state == match.state or table.held is None:
+            # nothing new beside the cells to put back (or, after a resume, nothing is
+            # judged until the table shows the match's board)
+            cells = changed_cells(self.game, seen, match.state)
+            changed = cells != table.cells
+            table.cells = cells
+            if changed:
+                self._bump()
+            return None, changed
+        if table.held:
+            table.cells = list(table.held)
+        else:
+            table.sync()  # every held cell changed again: the board is judged as seen
+        return state, True
+
+    def _take_unanswered(self, doubt: Doubt[S], seen: S) -> Verdict | None:
+        """A doubt nobody answered before the table changed again is settled by the new
+        rest, a second read of the same squares: the changes it shows as the doubt read them
+        are judged (both reads agree), the others were misreads or a hand and are dropped.
+        The new rest itself is judged after, against the match this leaves."""
+        before = self.game.cells(self._match().state)
+        then, now = self.game.cells(doubt.seen), self.game.cells(seen)
+        dropped = {
+            c: before[c]
+            for c, v in self.game.cells(doubt.state).items()
+            if v != before[c] and now.get(c) != then.get(c)
+        }
+        state = self.game.with_cells(doubt.state, dropped) if dropped else doubt.state
+        if not changed_cells(self.game, state, self._match().state):
+            return None
+        return self._judge_board(
+            state, doubt.frame, doubt.confidence, held=doubt.held, unanswered=True
+        )
+
+    def _reread(self, seen: S, frame: int | None) -> Verdict | None:
+        """The next rest after an illegal verdict reads the rejected play's cells again; if
+        the play as read now is legal, the verdict came from a misread (a letter, a tile read
+        lost), and the play is judged as re-read (its verdict returned).  Else the cells stay
+        held (None)."""
+        table = self._table
+        before = self._match().state
+        now = self.game.cells(seen)
+        again = self.game.with_cells(before, {c: now[c] for c in table.rejected})
+        if again == before:
+            return None
+        trial = self._require().fork().apply("board", {"state": self.game.format_state(again)})
+        if trial is None or not trial.legal:
+            return None
+        held = {c: v for c, v in (table.held or {}).items() if c not in table.rejected}
+        verdict = self._judge_board(again, frame, None, held=held, reread=True)
+        table.held = held
+        if not held:
+            table.sync()
+        return verdict
 
     def _log_synced(self, frame: int | None) -> None:
         """The table matches the match again: logged, so that a restarted referee knows the
@@ -202,7 +271,7 @@ class Session(Generic[S]):
         self.store.append(self._match_id, "synced", {"frame": frame})
         if frame is not None:
             self._last_frame = frame
-        self._table.in_sync, self._table.cells = True, []
+        self._table.sync()
         self._bump()
 
     def _unsure_cells(self, before: S, state: S, confidence: Any) -> list[str]:
@@ -226,29 +295,52 @@ class Session(Generic[S]):
                 raise InputError("there is no doubtful reading to confirm")
             self._table.doubt = None
             verdict = (
-                self._judge_board(doubt.state, doubt.frame, doubt.confidence) if accept else None
+                self._judge_board(doubt.state, doubt.frame, doubt.confidence, held=doubt.held)
+                if accept
+                else None
             )
             self._bump()
         self._notify()
         return verdict
 
     def _judge_board(
-        self, state: S, frame: int | None, confidence: Any, corrected: JSON | None = None
+        self,
+        state: S,
+        frame: int | None,
+        confidence: Any,
+        corrected: JSON | None = None,
+        *,
+        held: dict[str, str] | None = None,
+        unanswered: bool = False,
+        reread: bool = False,
     ) -> Verdict | None:
         """Log a settled board, then judge it (an illegal one puts the table out of sync);
-        ``corrected`` is the host's correction it carries, if any (cell, value, raw)."""
+        ``corrected`` is the host's correction it carries, if any (cell, value, raw);
+        ``held``, the camera's values in the cells judged at the match's (``TableView``);
+        ``unanswered``, a doubt nobody answered; ``reread``, a play judged illegal before
+        and legal as the next rest shows it."""
         frame = None if frame is None else int(frame)
         self._table.unjudged = None
+        self._table.rejected = []
         payload: JSON = {"state": self.game.format_state(state), "frame": frame}
         if confidence is not None and len(confidence):
             payload["confidence"] = round(float(min(confidence)), 4)
         if corrected:
             payload["corrected"] = corrected
+        if held:
+            payload["held"] = held
+        if unanswered:
+            payload["unanswered"] = True
+        if reread:
+            payload["reread"] = True
         verdict = self._commit("board", payload)
         if frame is not None:
             self._last_frame = frame
         if verdict is not None and not verdict.legal:
-            self._table.lose_sync(state, self._match().state)
+            seen = self.game.with_cells(state, held) if held else state
+            before = self._match().state
+            rejected = changed_cells(self.game, state, before) if self._require().set_up else None
+            self._table.lose_sync(seen, before, rejected)
         self._bump()
         return verdict
 

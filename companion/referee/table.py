@@ -1,11 +1,18 @@
 """The table against the match: what the camera last showed, and whether the two agree.
 
-After an illegal verdict, an undo or a resume, the board on the table may differ from the
-match's; the referee then judges nothing until a settled board equals the match again, and the
-page lists the cells to put back.  A correction made on the page holds while the camera keeps
-reading what it read when corrected (an override), and a reading too unsure to judge waits for
-the host's answer (a doubt).  None of this is logged: it is rebuilt from the log's last board
-(``history.rebuild``) or from the camera's next settled board.
+After an illegal verdict, an undo or a correction, the board on the table may differ from the
+match's: the table is out of sync and the page lists the cells to put back.  Those cells are
+*held*: while the camera keeps showing there what it showed when the verdict came, later boards
+are judged with the match's values in them, so a misread (or a move nobody put back) costs one
+verdict, not the rest of the game.  A held cell the camera sees change again is let go: put
+back, or played on.  After a resume nothing is known of the table, so nothing is judged until
+a settled board equals the match again.
+
+A correction made on the page holds while the camera keeps reading what it read when corrected
+(an override), and a reading too unsure to judge waits for the host's answer (a doubt) until
+the table changes again.  None of this is logged apart from the held cells' camera values on
+each board judged: it is rebuilt from the log's last board (``history.rebuild``) or from the
+camera's next settled board.
 """
 
 from __future__ import annotations
@@ -19,12 +26,17 @@ from companion.referee.history import changed_cells
 
 @dataclass(frozen=True)
 class Doubt(Generic[S]):
-    """A settled board the referee asks about instead of judging: the cells read unsure."""
+    """A settled board the referee asks about instead of judging: the cells read unsure.
+
+    ``state`` is the board to judge (held cells at the match's values), ``seen`` the camera's
+    view of it and ``held`` the held cells' camera values then."""
 
     state: S
     frame: int | None
     confidence: Any
     cells: list[str]
+    seen: S
+    held: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,12 @@ class TableView(Generic[S]):
         self.in_sync = True
         self.cells: list[str] = []
         """While out of sync: the cells the table must put back."""
+        self.held: dict[str, str] | None = None
+        """While out of sync after a verdict: cell -> the camera's value there then (see the
+        module's docstring); None in sync, and after a resume (nothing judged till equal)."""
+        self.rejected: list[str] = []
+        """The cells a board just judged illegal changed, until another board is judged: the
+        next rest reads them again (``Session._reread``)."""
         self.doubt: Doubt[S] | None = None
         self.unjudged: Unjudged | None = None
 
@@ -78,18 +96,45 @@ class TableView(Generic[S]):
         values = {c: value for c, (_, value) in self.overrides.items()}
         return self.game.with_cells(raw, values) if values else raw
 
-    def lose_sync(self, seen: S, target: S) -> None:
-        """``seen`` was judged illegal: the table must go back to ``target``."""
-        self.in_sync = False
-        self.cells = changed_cells(self.game, seen, target)
+    def lose_sync(self, seen: S, target: S, rejected: list[str] | None) -> None:
+        """``seen`` was judged illegal for changing ``rejected``: the table must go back to
+        ``target``, and the cells where it differs are held.  A failed set-up check
+        (``rejected`` None) holds nothing: every rest is checked as it is until one passes
+        (the match's board before then is only one of the starts it accepts)."""
+        self._hold(seen, target)
+        if rejected is None:
+            self.held = {}
+        else:
+            self.rejected = rejected
 
     def resync(self, target: S) -> None:
-        """After an undo or correction: in sync only if the last board seen is ``target``."""
+        """After an undo or correction: in sync only if the last board seen is ``target``;
+        the cells where it is not are held."""
         if self.observed is None:
-            self.in_sync, self.cells = False, []
+            self.in_sync, self.cells, self.held, self.rejected = False, [], None, []
             return
-        self.cells = changed_cells(self.game, self.observed, target)
+        self._hold(self.observed, target)
+
+    def _hold(self, seen: S, target: S) -> None:
+        self.rejected = []
+        self.cells = changed_cells(self.game, seen, target)
         self.in_sync = not self.cells
+        values = self.game.cells(seen)
+        self.held = None if self.in_sync else {c: values[c] for c in self.cells}
+
+    def sync(self) -> None:
+        """A settled board equals the match again."""
+        self.in_sync, self.cells, self.held, self.rejected = True, [], None, []
+
+    def judged(self, seen: S, target: S) -> S:
+        """The board to judge ``seen`` as while out of sync: held cells still showing what
+        they showed get ``target``'s values; those the camera sees change are let go."""
+        if self.held is None:
+            return seen
+        values = self.game.cells(seen)
+        self.held = {c: v for c, v in self.held.items() if values.get(c) == v}
+        wanted = self.game.cells(target)
+        return self.game.with_cells(seen, {c: wanted[c] for c in self.held}) if self.held else seen
 
     def agrees(self, target: S) -> bool:
         """The camera's last settled board is ``target``, in sync and with nothing in doubt:

@@ -56,3 +56,39 @@ def test_a_rejected_reading_is_dropped_and_the_camera_looks_again(session: Sessi
 def test_unsure_cells_that_did_not_change_do_not_matter(session: Session) -> None:
     turned = Tray.start().turned(3, 4)
     assert session.observe(turned, confidence=_unsure_at(0)).legal
+
+
+def test_a_doubt_nobody_answers_is_judged_when_the_table_changes_again(
+    session: Session,
+) -> None:
+    first = Tray.start().turned(3, 4)
+    assert session.observe(first, confidence=_unsure_at(3 * 7 + 4)) is None
+    assert session.observe(first, confidence=_unsure_at(3 * 7 + 4)) is None  # same rest
+    assert session.snapshot()["doubt"] is not None
+    # the next player turns another tile: the new rest reads r3c4 as the doubt did
+    session.observe(first.turned(0, 0), confidence=SURE)
+    moves = [v["move"] for v in session.verdicts if v["move"]]
+    assert moves == [{"tile": "r3c4", "to": 0}, {"tile": "r0c0", "to": 1}]
+    assert session.snapshot()["doubt"] is None and session.in_sync
+
+
+def test_a_doubtful_change_the_next_rest_does_not_show_was_a_misread(
+    session: Session,
+) -> None:
+    misread = Tray.start().turned(3, 4).turned(5, 5)
+    confidence = _unsure_at(3 * 7 + 4)
+    confidence[5 * 7 + 5] = 0.2
+    assert session.observe(misread, confidence=confidence) is None
+    # the next rest shows r3c4 turned, r5c5 as it was, and the next player's r0c0
+    session.observe(Tray.start().turned(3, 4).turned(0, 0), confidence=SURE)
+    moves = [v["move"] for v in session.verdicts if v["move"]]
+    assert moves == [{"tile": "r3c4", "to": 0}, {"tile": "r0c0", "to": 1}]
+    assert all(v["legal"] for v in session.verdicts)
+
+
+def test_a_doubt_the_table_takes_back_is_dropped(session: Session) -> None:
+    turned = Tray.start().turned(3, 4)
+    session.observe(turned, confidence=_unsure_at(3 * 7 + 4))
+    session.observe(Tray.start(), confidence=SURE)
+    assert session.snapshot()["doubt"] is None
+    assert [v for v in session.verdicts if v["move"]] == []

@@ -127,12 +127,62 @@ def test_out_of_sync_flow(session):
     }
     assert snap["board"]["cells"] == [1, 0, 0, 0]
     assert "data-cell='b' class=hl" in snap["board_svg"]
-    # judged nothing while out of sync, even a board that would be a legal move from (1,1,1,0)
-    assert session.observe((1, 1, 0, 0)) is None
-    assert session.snapshot()["sync"]["cells"] == ["b"]
+    # the held cells as they were: nothing new is judged, and they are still listed
+    assert session.observe((1, 1, 1, 0)) is None
+    assert session.snapshot()["sync"]["cells"] == ["b", "c"]
     assert session.observe((1, 0, 0, 0)) is None
     assert session.snapshot()["sync"]["ok"]
     assert session.observe((1, 0, 0, 1)).legal
+
+
+def test_an_illegal_play_read_again_as_a_legal_one_is_judged(session, store):
+    session.observe((0, 0, 0, 0))
+    session.observe((1, 0, 0, 0))
+    assert not session.observe((1, 1, 1, 0)).legal
+    # the next rest shows b and c again, c as it was: the play was b alone (a misread of c,
+    # or the player took c back)
+    verdict = session.observe((1, 1, 0, 0))
+    assert verdict.legal and verdict.move == {"cell": "b"} and session.in_sync
+    assert store.entries(session.match_id)[-1].payload["reread"] is True
+    same(session, rebuilt(store))
+
+
+def test_a_misread_nobody_puts_right_costs_one_verdict(session, store):
+    session.observe((0, 0, 0, 0))
+    session.observe((1, 0, 0, 0))
+    assert not session.observe((1, 0, 0, 5)).legal  # d misread: held at the match's 0
+    # later moves are judged against the match's board with d held
+    verdict = session.observe((1, 1, 0, 5))
+    assert verdict.legal and verdict.move == {"cell": "b"}
+    assert session.snapshot()["sync"]["cells"] == ["d"]
+    same(session, rebuilt(store))
+    assert session.observe((1, 1, 1, 5)).legal
+    # read right again: d is let go and the table is in sync
+    assert session.observe((1, 1, 1, 0)) is None and session.in_sync
+    moves = [(v["move"], v["legal"]) for v in session.verdicts]
+    assert moves[1:] == [
+        ({"cell": "a"}, True),
+        (None, False),
+        ({"cell": "b"}, True),
+        ({"cell": "c"}, True),
+    ]
+
+
+def test_a_held_cell_the_camera_sees_change_is_judged_again(session):
+    session.observe((0, 0, 0, 0))
+    assert not session.observe((0, 0, 3, 0)).legal  # +3 on c: held
+    # the player puts his counter right in the same rest: c is let go and judged
+    assert session.observe((0, 0, 1, 0)).legal and session.in_sync
+
+
+def test_a_recording_resumed_while_cells_are_held_holds_them_again(session, store):
+    session.observe((0, 0, 0, 0))
+    session.observe((0, 0, 0, 4), frame=3)
+    session.observe((1, 0, 0, 4), frame=4)  # judged with d held at 0
+    other = Session(CounterGame(), store)
+    assert other.resume(trust_board=True) and not other.in_sync
+    assert other.snapshot()["sync"]["cells"] == ["d"]
+    assert other.observe((1, 1, 0, 4)).legal
 
 
 def test_failed_set_up_is_judged_again_once_fixed(session):
