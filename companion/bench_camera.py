@@ -31,17 +31,25 @@ def camera_frame(image: np.ndarray) -> np.ndarray:
 
 
 def calibrated_pose(
-    game: Game[S], look: str, rng: np.random.Generator, k1: float = 0.0, start: S | None = None
+    game: Game[S],
+    look: str,
+    rng: np.random.Generator,
+    k1: float = 0.0,
+    start: S | None = None,
+    board_seed: int | None = None,
 ) -> tuple[Pose, Profile]:
     """A random camera pose in the game's tilt range (its lens bending by ``k1``) and its
-    calibration from a render of ``start`` (the game's start position unless given); a pose
-    that leaves a corner marker out of view is drawn again, as a user would move such a camera
-    before calibrating."""
+    calibration from a render of ``start`` (the game's start position unless given) on the
+    physical set-up ``board_seed`` (``synth.render_scene``); a pose that leaves a corner marker
+    out of view is drawn again, as a user would move such a camera before calibrating."""
     low, high = game.geometry.tilt_deg
     position = game.start_state() if start is None else start
     for _ in range(POSE_TRIES):
         pose = replace(random_pose(rng, max_tilt=high, min_tilt=low), distortion=(k1, 0.0))
-        photo = render_scene(game, position, look, rng, pose=pose, light=random_light(rng))
+        light = random_light(rng)
+        photo = render_scene(
+            game, position, look, rng, pose=pose, light=light, board_seed=board_seed
+        )
         try:
             return pose, calibrate(game, photo.image)
         except CompanionError as exc:

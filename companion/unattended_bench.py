@@ -140,11 +140,16 @@ many frames in a row show it); an event has none."""
 
 
 def film_game(
-    game: Game[Any], script: list[JSON], look: str, pose: Any, rng: np.random.Generator
+    game: Game[Any],
+    script: list[JSON],
+    look: str,
+    pose: Any,
+    rng: np.random.Generator,
+    still: int,
 ) -> Filmed:
-    """The frames of ``script`` played at a table: for each board after the first, an arm
-    over it (sometimes resting), then the board lying still."""
-    still = int(rng.integers(1 << 31))  # the same physical set, board after board
+    """The frames of ``script`` played at a table (the physical set-up ``still``, as the
+    camera was calibrated on): for each board after the first, an arm over it (sometimes
+    resting), then the board lying still."""
     out: Filmed = []
     for index, item in enumerate(script):
         if "event" in item:
@@ -227,8 +232,9 @@ def unattended_report(game: Game[Any], *, seed: int = 0, games: int = 0) -> list
         rng = np.random.default_rng([seed, number, 15])
         settings, script = game.lab.sample_script(SEED_BASE + seed * 97 + number)
         truth = true_verdicts(game, settings, script)
-        pose, profile = calibrated_pose(game, look, rng)
-        filmed = film_game(game, script, look, pose, rng)
+        still = int(rng.integers(1 << 31))  # the same table and set, calibration included
+        pose, profile = calibrated_pose(game, look, rng, board_seed=still)
+        filmed = film_game(game, script, look, pose, rng, still)
         for tally, host in ((alone, False), (hosted, True)):
             verdicts, under = referee_filmed(game, settings, filmed, profile, host=host)
             compare(truth, verdicts, tally)

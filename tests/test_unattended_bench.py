@@ -47,8 +47,8 @@ def test_a_filmed_game_is_refereed_with_nobody_answering() -> None:
     assert len(truth) == 7 and truth[0]["reason"] == "start position"
     rng = np.random.default_rng(3)
     look = AMOEBA.lab.looks.unseen[0]
-    pose, profile = calibrated_pose(AMOEBA, look, rng)
-    filmed = film_game(AMOEBA, script, look, pose, rng)
+    pose, profile = calibrated_pose(AMOEBA, look, rng, board_seed=11)
+    filmed = film_game(AMOEBA, script, look, pose, rng, 11)
     arms = [frames[0][1] for item, frames in filmed[1:]]
     assert all(arms) and not filmed[0][1][0][1]  # an arm before every board but the first
     verdicts, under_hand = referee_filmed(AMOEBA, settings, filmed, profile)

@@ -14,6 +14,7 @@ while a camera runs: page actions reach it through the loop's queue.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import secrets
@@ -26,12 +27,17 @@ from companion.games.base import JSON, Game, Match, S, Verdict
 from companion.referee import views
 from companion.referee.history import History, changed_cells, rebuild
 from companion.referee.store import MatchRecord, Store
-from companion.referee.table import Doubt, TableView, Unjudged
+from companion.referee.table import Doubt, Rejected, TableView, Unjudged
 
 log = logging.getLogger(__name__)
 
 DOUBT_BELOW = 0.35
 """Confidence under which a changed cell makes the referee ask (readers give ~1 when sure)."""
+
+
+REREAD_CELLS = 8
+"""Cells two reads of a rejected board may differ in for a choice between them to be tried
+(2**8 trials at most, only after an illegal verdict)."""
 
 
 class Session(Generic[S]):
@@ -243,25 +249,52 @@ class Session(Generic[S]):
         )
 
     def _reread(self, seen: S, frame: int | None) -> Verdict | None:
-        """The next rest after an illegal verdict reads the rejected play's cells again; if
-        the play as read now is legal, the verdict came from a misread (a letter, a tile read
-        lost), and the play is judged as re-read (its verdict returned).  Else the cells stay
-        held (None)."""
+        """The next rest after an illegal verdict is a second read of the rejected board's
+        cells.  Where the two reads differ, the smallest choice between them that makes the
+        rejected board legal is taken: the verdict came from a misread (a letter, a tile read
+        lost, a start tile read face up), and the board is judged as re-read (its verdict
+        returned).  The cells this rest read otherwise are held.  None if no choice is legal,
+        or the rest shows none of the rejected play's changes (it was put back).
+        """
         table = self._table
+        rejected = table.rejected
+        assert rejected is not None
         before = self._match().state
+        differ = [
+            c
+            for c in changed_cells(self.game, rejected.board, seen)
+            if rejected.cells is None or c in rejected.cells
+        ]
         now = self.game.cells(seen)
-        again = self.game.with_cells(before, {c: now[c] for c in table.rejected})
-        if again == before:
-            return None
-        trial = self._require().fork().apply("board", {"state": self.game.format_state(again)})
-        if trial is None or not trial.legal:
-            return None
-        held = {c: v for c, v in (table.held or {}).items() if c not in table.rejected}
-        verdict = self._judge_board(again, frame, None, held=held, reread=True)
-        table.held = held
-        if not held:
-            table.sync()
-        return verdict
+        was = self.game.cells(before)
+        if len(differ) > REREAD_CELLS or (
+            rejected.cells is not None and all(now[c] == was[c] for c in rejected.cells)
+        ):
+            return None  # ...or the whole play was taken back, as the page asked
+        history = self._require()
+        for size in range(1, len(differ) + 1):
+            for chosen in itertools.combinations(differ, size):
+                again = self.game.with_cells(rejected.board, {c: now[c] for c in chosen})
+                if again == before and rejected.cells is not None:
+                    continue  # the play taken back: nothing to judge
+                trial = history.fork().apply("board", {"state": self.game.format_state(again)})
+                if trial is None or not trial.legal:
+                    continue
+                # what this rest shows otherwise in the play's cells is taken for a misread
+                # (after a set-up check, the other cells are the first move's)
+                misread = {
+                    c: now[c] for c in differ if c not in chosen and rejected.cells is not None
+                }
+                played = rejected.cells or frozenset()
+                kept = {c: v for c, v in (table.held or {}).items() if c not in played}
+                verdict = self._judge_board(again, frame, None, held=kept, reread=True)
+                if kept or misread:
+                    table.in_sync, table.held = False, {**kept, **misread}
+                    table.cells = list(table.held)
+                else:
+                    table.sync()
+                return verdict
+        return None
 
     def _log_synced(self, frame: int | None) -> None:
         """The table matches the match again: logged, so that a restarted referee knows the
@@ -321,7 +354,7 @@ class Session(Generic[S]):
         and legal as the next rest shows it."""
         frame = None if frame is None else int(frame)
         self._table.unjudged = None
-        self._table.rejected = []
+        self._table.rejected = None
         payload: JSON = {"state": self.game.format_state(state), "frame": frame}
         if confidence is not None and len(confidence):
             payload["confidence"] = round(float(min(confidence)), 4)
@@ -339,7 +372,8 @@ class Session(Generic[S]):
         if verdict is not None and not verdict.legal:
             seen = self.game.with_cells(state, held) if held else state
             before = self._match().state
-            rejected = changed_cells(self.game, state, before) if self._require().set_up else None
+            cells = changed_cells(self.game, state, before)
+            rejected = Rejected(state, frozenset(cells) if self._require().set_up else None)
             self._table.lose_sync(seen, before, rejected)
         self._bump()
         return verdict

@@ -40,6 +40,17 @@ class Doubt(Generic[S]):
 
 
 @dataclass(frozen=True)
+class Rejected(Generic[S]):
+    """A board just judged illegal, until another board is judged: the next rest reads its
+    cells again (``Session._reread``)."""
+
+    board: S
+    cells: frozenset[str] | None
+    """The cells it changed, which a second read may set right; None for a failed set-up
+    check, where any cell may be the misread one."""
+
+
+@dataclass(frozen=True)
 class Unjudged:
     """The last settled board was the match's own board, so nothing was judged (at ``frame``):
     a play the camera missed altogether looks like this."""
@@ -64,9 +75,7 @@ class TableView(Generic[S]):
         self.held: dict[str, str] | None = None
         """While out of sync after a verdict: cell -> the camera's value there then (see the
         module's docstring); None in sync, and after a resume (nothing judged till equal)."""
-        self.rejected: list[str] = []
-        """The cells a board just judged illegal changed, until another board is judged: the
-        next rest reads them again (``Session._reread``)."""
+        self.rejected: Rejected[S] | None = None
         self.doubt: Doubt[S] | None = None
         self.unjudged: Unjudged | None = None
 
@@ -96,27 +105,26 @@ class TableView(Generic[S]):
         values = {c: value for c, (_, value) in self.overrides.items()}
         return self.game.with_cells(raw, values) if values else raw
 
-    def lose_sync(self, seen: S, target: S, rejected: list[str] | None) -> None:
-        """``seen`` was judged illegal for changing ``rejected``: the table must go back to
-        ``target``, and the cells where it differs are held.  A failed set-up check
-        (``rejected`` None) holds nothing: every rest is checked as it is until one passes
-        (the match's board before then is only one of the starts it accepts)."""
+    def lose_sync(self, seen: S, target: S, rejected: Rejected[S]) -> None:
+        """``seen`` was judged illegal (``rejected``): the table must go back to ``target``,
+        and the cells where it differs are held.  A failed set-up check holds nothing: every
+        rest is checked as it is until one passes (the match's board before then is only one
+        of the starts it accepts)."""
         self._hold(seen, target)
-        if rejected is None:
+        self.rejected = rejected
+        if rejected.cells is None and self.held is not None:
             self.held = {}
-        else:
-            self.rejected = rejected
 
     def resync(self, target: S) -> None:
         """After an undo or correction: in sync only if the last board seen is ``target``;
         the cells where it is not are held."""
         if self.observed is None:
-            self.in_sync, self.cells, self.held, self.rejected = False, [], None, []
+            self.in_sync, self.cells, self.held, self.rejected = False, [], None, None
             return
         self._hold(self.observed, target)
 
     def _hold(self, seen: S, target: S) -> None:
-        self.rejected = []
+        self.rejected = None
         self.cells = changed_cells(self.game, seen, target)
         self.in_sync = not self.cells
         values = self.game.cells(seen)
@@ -124,7 +132,7 @@ class TableView(Generic[S]):
 
     def sync(self) -> None:
         """A settled board equals the match again."""
-        self.in_sync, self.cells, self.held, self.rejected = True, [], None, []
+        self.in_sync, self.cells, self.held, self.rejected = True, [], None, None
 
     def judged(self, seen: S, target: S) -> S:
         """The board to judge ``seen`` as while out of sync: held cells still showing what

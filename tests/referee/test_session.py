@@ -193,6 +193,25 @@ def test_failed_set_up_is_judged_again_once_fixed(session):
     assert session.in_sync and session.observe((0, 0, 1, 0)).legal
 
 
+def test_a_set_up_misread_is_set_right_by_the_next_rest(session):
+    assert not session.observe((0, 2, 0, 0)).legal  # b misread at the start
+    # the next rest reads b right and shows the first move on c: both are judged
+    assert session.observe((0, 0, 1, 0)).legal and session.in_sync
+    moves = [(v["reason"], v["move"]) for v in session.verdicts]
+    assert moves[1:] == [("start position", None), ("ok", {"cell": "c"})]
+
+
+def test_of_two_reads_of_a_rejected_play_the_legal_choice_is_taken(session, store):
+    session.observe((0, 0, 0, 0))
+    assert not session.observe((1, 5, 0, 0)).legal  # a right, b misread 5
+    # the next rest reads b right and a wrong: a from the first read, b from the second
+    verdict = session.observe((3, 0, 0, 0))
+    assert verdict.legal and verdict.move == {"cell": "a"}
+    assert session.snapshot()["sync"]["cells"] == ["a"]  # read 3 now: held at 1
+    same(session, rebuilt(store))
+    assert session.observe((1, 0, 1, 0)).legal and session.in_sync
+
+
 def test_the_agreed_board_is_the_match_board_the_camera_last_saw(session):
     assert session.agreed_board() is None  # nothing seen yet
     session.observe((0, 0, 0, 0))
