@@ -245,7 +245,7 @@ class Session(Generic[S]):
         if not changed_cells(self.game, state, self._match().state):
             return None
         return self._judge_board(
-            state, doubt.frame, doubt.confidence, held=doubt.held, unanswered=True
+            state, doubt.frame, doubt.confidence, held=doubt.held, taken="unanswered doubt"
         )
 
     def _reread(self, seen: S, frame: int | None) -> Verdict | None:
@@ -254,7 +254,9 @@ class Session(Generic[S]):
         rejected board legal is taken: the verdict came from a misread (a letter, a tile read
         lost, a start tile read face up), and the board is judged as re-read (its verdict
         returned).  The cells this rest read otherwise are held.  None if no choice is legal,
-        or the rest shows none of the rejected play's changes (it was put back).
+        or the rest shows none of the rejected play's changes (it was put back).  A failed
+        set-up check with no such choice may be a first move on a start the camera missed
+        (``_assume_start``).
         """
         table = self._table
         rejected = table.rejected
@@ -287,13 +289,31 @@ class Session(Generic[S]):
                 }
                 played = rejected.cells or frozenset()
                 kept = {c: v for c, v in (table.held or {}).items() if c not in played}
-                verdict = self._judge_board(again, frame, None, held=kept, reread=True)
+                verdict = self._judge_board(again, frame, None, held=kept, taken="re-read")
                 if kept or misread:
                     table.in_sync, table.held = False, {**kept, **misread}
                     table.cells = list(table.held)
                 else:
                     table.sync()
                 return verdict
+        return self._assume_start(rejected.board, frame) if rejected.cells is None else None
+
+    def _assume_start(self, board: S, frame: int | None) -> Verdict | None:
+        """A set-up check failed, and the next rest showed no start either; if the failed
+        board is a legal first move from a start the match accepts, the camera missed the
+        set-up (a hand over it, a start misread): that start is taken as set up, and the
+        board is judged from it.  Its verdict, or None if no start makes it legal."""
+        history = self._require()
+        for start in dict.fromkeys((self._match().state, self.game.start_state())):
+            trial = history.fork()
+            first = trial.apply("board", {"state": self.game.format_state(start)})
+            then = trial.apply("board", {"state": self.game.format_state(board)})
+            if first is None or not first.legal or then is None or not then.legal:
+                continue
+            self._judge_board(start, None, None, taken="start not seen")
+            verdict = self._judge_board(board, frame, None, taken="re-read")
+            self._table.sync()
+            return verdict
         return None
 
     def _log_synced(self, frame: int | None) -> None:
@@ -344,14 +364,13 @@ class Session(Generic[S]):
         corrected: JSON | None = None,
         *,
         held: dict[str, str] | None = None,
-        unanswered: bool = False,
-        reread: bool = False,
+        taken: str = "",
     ) -> Verdict | None:
         """Log a settled board, then judge it (an illegal one puts the table out of sync);
         ``corrected`` is the host's correction it carries, if any (cell, value, raw);
         ``held``, the camera's values in the cells judged at the match's (``TableView``);
-        ``unanswered``, a doubt nobody answered; ``reread``, a play judged illegal before
-        and legal as the next rest shows it."""
+        ``taken``, how a board nobody confirmed was taken, when it was not simply as read
+        (logged, for the record: "unanswered doubt", "re-read", "start not seen")."""
         frame = None if frame is None else int(frame)
         self._table.unjudged = None
         self._table.rejected = None
@@ -362,10 +381,8 @@ class Session(Generic[S]):
             payload["corrected"] = corrected
         if held:
             payload["held"] = held
-        if unanswered:
-            payload["unanswered"] = True
-        if reread:
-            payload["reread"] = True
+        if taken:
+            payload["taken"] = taken
         verdict = self._commit("board", payload)
         if frame is not None:
             self._last_frame = frame

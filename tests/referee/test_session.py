@@ -143,7 +143,7 @@ def test_an_illegal_play_read_again_as_a_legal_one_is_judged(session, store):
     # or the player took c back)
     verdict = session.observe((1, 1, 0, 0))
     assert verdict.legal and verdict.move == {"cell": "b"} and session.in_sync
-    assert store.entries(session.match_id)[-1].payload["reread"] is True
+    assert store.entries(session.match_id)[-1].payload["taken"] == "re-read"
     same(session, rebuilt(store))
 
 
@@ -210,6 +210,23 @@ def test_of_two_reads_of_a_rejected_play_the_legal_choice_is_taken(session, stor
     assert session.snapshot()["sync"]["cells"] == ["a"]  # read 3 now: held at 1
     same(session, rebuilt(store))
     assert session.observe((1, 0, 1, 0)).legal and session.in_sync
+
+
+def test_a_first_move_on_a_start_the_camera_missed_is_judged(session, store):
+    # the start was never seen (a hand over it); the camera's first rest is Ann's move
+    assert not session.observe((0, 1, 0, 0)).legal
+    assert session.observe((0, 1, 1, 0)).legal  # the next rest: Bob's move
+    moves = [(v["reason"], v["move"]) for v in session.verdicts][1:]
+    assert moves == [("start position", None), ("ok", {"cell": "b"}), ("ok", {"cell": "c"})]
+    kinds = [e.payload.get("taken") for e in store.entries(session.match_id)]
+    assert kinds == [None, "start not seen", "re-read", None]
+    same(session, rebuilt(store))
+
+
+def test_a_start_set_up_wrong_is_still_refused_while_it_stays(session):
+    assert not session.observe((0, 3, 0, 0)).legal  # no first move makes b 3
+    assert not session.observe((0, 3, 1, 0)).legal
+    assert not session.snapshot()["sync"]["ok"]
 
 
 def test_the_agreed_board_is_the_match_board_the_camera_last_saw(session):
