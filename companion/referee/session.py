@@ -223,10 +223,7 @@ class Session(Generic[S]):
             if changed:
                 self._bump()
             return None, changed
-        if table.held:
-            table.cells = list(table.held)
-        else:
-            table.sync()  # every held cell changed again: the board is judged as seen
+        table.keep(table.held)  # none left: every held cell changed again, judged as seen
         return state, True
 
     def _take_unanswered(self, doubt: Doubt[S], seen: S) -> Verdict | None:
@@ -290,11 +287,7 @@ class Session(Generic[S]):
                 played = rejected.cells or frozenset()
                 kept = {c: v for c, v in (table.held or {}).items() if c not in played}
                 verdict = self._judge_board(again, frame, None, held=kept, taken="re-read")
-                if kept or misread:
-                    table.in_sync, table.held = False, {**kept, **misread}
-                    table.cells = list(table.held)
-                else:
-                    table.sync()
+                table.keep({**kept, **misread})
                 return verdict
         return self._assume_start(rejected.board, frame) if rejected.cells is None else None
 

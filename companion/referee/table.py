@@ -130,6 +130,13 @@ class TableView(Generic[S]):
         values = self.game.cells(seen)
         self.held = None if self.in_sync else {c: values[c] for c in self.cells}
 
+    def keep(self, held: dict[str, str]) -> None:
+        """Hold exactly ``held`` (cell -> the camera's value): in sync when it is empty."""
+        if held:
+            self.in_sync, self.held, self.cells = False, held, list(held)
+        else:
+            self.sync()
+
     def sync(self) -> None:
         """A settled board equals the match again."""
         self.in_sync, self.cells, self.held, self.rejected = True, [], None, None
