@@ -32,6 +32,7 @@ from companion.drift_bench import drift_report, referee_split
 from companion.errors import CompanionError
 from companion.games.base import Game, S
 from companion.games.reading import Reading
+from companion.latency_bench import latency_report
 from companion.referee.loop import FrameLoop, Step
 from companion.referee.session import Session
 from companion.referee.stillness import StillnessGate
@@ -454,6 +455,7 @@ def run_bench(
     seed: int,
     csv_path: Path | None = None,
     games: int = 0,
+    latency: bool = False,
 ) -> dict[str, Any]:
     """Run the benchmark on one core, print the report and return it as a dict.
 
@@ -463,12 +465,25 @@ def run_bench(
     cv2.setNumThreads(1)
     with threadpool_limits(limits=1):
         return _run_bench(
-            game, boards=boards, poses=poses, seed=seed, csv_path=csv_path, games=games
+            game,
+            boards=boards,
+            poses=poses,
+            seed=seed,
+            csv_path=csv_path,
+            games=games,
+            latency=latency,
         )
 
 
 def _run_bench(
-    game: Game[Any], *, boards: int, poses: int, seed: int, csv_path: Path | None, games: int
+    game: Game[Any],
+    *,
+    boards: int,
+    poses: int,
+    seed: int,
+    csv_path: Path | None,
+    games: int,
+    latency: bool = False,
 ) -> dict[str, Any]:
     timer = _Timer()
     rows: list[dict[str, Any]] = []
@@ -528,7 +543,8 @@ def _run_bench(
     )
     unattended = unattended_report(game, seed=seed, games=games)
     extra = game.lab.extra_bench(boards=boards, seed=seed)
-    for line in (*_teaching(game, seed), *drift, *unattended, *extra):
+    waits = latency_report(game) if latency else []
+    for line in (*_teaching(game, seed), *drift, *unattended, *extra, *waits):
         print(line)
     print(
         f"sample games: {samples['sample_moves_right']}/{samples['sample_moves']} verdicts "

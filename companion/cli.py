@@ -177,6 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         help="whole games refereed from the camera (default: one per unseen look)",
     )
+    bench.add_argument(
+        "--latency",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="time verdicts to an open page of the served sample game (about 25 s)",
+    )
     return parser
 
 
@@ -337,6 +343,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         seed=args.seed,
         csv_path=args.csv,
         games=args.games,
+        latency=args.latency,
     )
     return 0
 
