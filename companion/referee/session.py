@@ -229,8 +229,11 @@ class Session(Generic[S]):
     def _take_unanswered(self, doubt: Doubt[S], seen: S) -> Verdict | None:
         """A doubt nobody answered before the table changed again is settled by the new
         rest, a second read of the same squares: the changes it shows as the doubt read them
-        are judged (both reads agree), the others were misreads or a hand and are dropped.
-        The new rest itself is judged after, against the match this leaves."""
+        are judged (both reads agree), the others were misreads or a hand and are dropped,
+        unless the new rest is a legal play from the doubt's board as read: then the doubt
+        read right and a play has changed its cells since (a pocket tile read faintly at the
+        start, then taken), and that board is judged whole.  The new rest itself is judged
+        after, against the match this leaves."""
         before = self.game.cells(self._match().state)
         then, now = self.game.cells(doubt.seen), self.game.cells(seen)
         dropped = {
@@ -238,12 +241,24 @@ class Session(Generic[S]):
             for c, v in self.game.cells(doubt.state).items()
             if v != before[c] and now.get(c) != then.get(c)
         }
+        if dropped and self._legal_after(doubt.state, seen):
+            dropped = {}
         state = self.game.with_cells(doubt.state, dropped) if dropped else doubt.state
         if not changed_cells(self.game, state, self._match().state):
             return None
         return self._judge_board(
             state, doubt.frame, doubt.confidence, held=doubt.held, taken="unanswered doubt"
         )
+
+    def _legal_after(self, *boards: S) -> bool:
+        """Whether ``boards``, judged one after another from the match as it stands, are
+        all legal (tried on a fork: nothing is logged)."""
+        trial = self._require().fork()
+        for board in boards:
+            verdict = trial.apply("board", {"state": self.game.format_state(board)})
+            if verdict is None or not verdict.legal:
+                return False
+        return True
 
     def _reread(self, seen: S, frame: int | None) -> Verdict | None:
         """The next rest after an illegal verdict is a second read of the rejected board's
@@ -296,12 +311,8 @@ class Session(Generic[S]):
         board is a legal first move from a start the match accepts, the camera missed the
         set-up (a hand over it, a start misread): that start is taken as set up, and the
         board is judged from it.  Its verdict, or None if no start makes it legal."""
-        history = self._require()
         for start in dict.fromkeys((self._match().state, self.game.start_state())):
-            trial = history.fork()
-            first = trial.apply("board", {"state": self.game.format_state(start)})
-            then = trial.apply("board", {"state": self.game.format_state(board)})
-            if first is None or not first.legal or then is None or not then.legal:
+            if not self._legal_after(start, board):
                 continue
             self._judge_board(start, None, None, taken="start not seen")
             verdict = self._judge_board(board, frame, None, taken="re-read")

@@ -92,3 +92,21 @@ def test_a_doubt_the_table_takes_back_is_dropped(session: Session) -> None:
     session.observe(Tray.start(), confidence=SURE)
     assert session.snapshot()["doubt"] is None
     assert [v for v in session.verdicts if v["move"]] == []
+
+
+def test_a_doubt_a_legal_play_then_changes_was_read_right(tmp_path: Path) -> None:
+    # An Octiles start whose pocket tile the camera read faintly, then the first move,
+    # which takes that tile: the two reads of the pocket differ because of a play.
+    octiles = find_game("octiles")
+    settings, script = octiles.lab.sample_script(1026)
+    start, first = (octiles.parse_state(item) for item in script[:2])
+    names = list(octiles.cells(start))
+    faint = np.ones(len(names))
+    faint[names.index("pocket")] = 0.1
+    session = Session(octiles, Store(tmp_path / "games.sqlite3"))
+    session.start(dict(settings))
+    assert session.observe(start, confidence=faint) is None
+    assert session.snapshot()["doubt"]["cells"] == ["pocket"]
+    session.observe(first, confidence=np.ones(len(names)))
+    assert [v["reason"] for v in session.verdicts] == ["start position", "move"]
+    assert all(v["legal"] for v in session.verdicts) and session.in_sync
