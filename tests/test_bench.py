@@ -42,13 +42,15 @@ def test_a_wrong_cell_read_unsure_is_asked_not_counted_as_sure() -> None:
 def test_bench_reports_positions_from_play_and_no_stress_set_where_there_is_none(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    report = run_bench(find_game("amoeba"), boards=2, poses=1, seed=1)
+    report = run_bench(find_game("amoeba"), boards=2, poses=1, seed=1, games=1)
     assert report["images"] == 2 and report["cells"] == 98
     assert report["stress"] is None
     assert 0 <= report["sure_errors"] <= report["cell_errors"]
     printed = capsys.readouterr().out
     assert "positions from play: 2 images" in printed
     assert "later half" not in printed  # amoeba's reader learns nothing from corrections
+    # one whole game is enough to see the section run: each look costs a game's frames
+    assert "whole scripted games from the camera (1 in 1 unseen looks" in printed
 
 
 def test_a_symmetric_tiles_equal_rotation_is_not_counted_wrong() -> None:
