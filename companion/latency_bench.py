@@ -135,10 +135,21 @@ class _Client:
             self.connected.set()
 
     def _read(self) -> None:
+        """Read the stream as a page does: a stream the server ends (after
+        ``stream.STREAM_BYTES``) is opened again at once, resuming after the last event id."""
+        last_id = ""
+        while not self.stop.is_set():
+            last_id = self._read_once(last_id)
+
+    def _read_once(self, last_id: str) -> str:
+        """One connection to ``/api/stream``, until the server ends it; the last event id."""
+        headers = {"Accept": "text/event-stream"}
+        if last_id:
+            headers["Last-Event-ID"] = last_id
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10.0)
         self._conn = conn
         try:
-            conn.request("GET", "/api/stream", headers={"Accept": "text/event-stream"})
+            conn.request("GET", "/api/stream", headers=headers)
             response = conn.getresponse()
             if conn.sock is not None:
                 conn.sock.settimeout(None)  # heartbeats come every 15 s; close() ends the wait
@@ -149,9 +160,11 @@ class _Client:
             while not self.stop.is_set():
                 line = response.fp.readline()
                 if not line:
-                    return
+                    return last_id
                 text = line.decode("utf-8").rstrip("\r\n")
-                if text.startswith("event:"):
+                if text.startswith("id:"):
+                    last_id = text[3:].strip()
+                elif text.startswith("event:"):
                     kind = text[6:].strip()
                 elif text.startswith("data:"):
                     data = text[5:].strip()
@@ -159,6 +172,7 @@ class _Client:
                     if kind == "snapshot" and data:
                         self._snapshot(data, time.monotonic())
                     kind, data = "", ""
+            return last_id
         finally:
             conn.close()
 
