@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from companion import __version__
 from companion.errors import CompanionError, InputError
 from companion.games import find_game, game_ids
+from companion.referee.stillness import DEFAULT_SETTLE
 
 if TYPE_CHECKING:
     from companion.games.base import Game
@@ -88,7 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data", type=Path, help="folder for the game log (default: per user)")
-    serve.add_argument("--settle", type=int, default=3, help="agreeing still frames per state")
+    serve.add_argument(
+        "--settle", type=int, default=DEFAULT_SETTLE, help="agreeing still frames per state"
+    )
     serve.add_argument("--fps", type=float, default=2.0, help="replay speed for folders/videos")
     serve.add_argument("--new", action="store_true", help="start a new game, do not resume")
     _add_settings(serve)
@@ -138,7 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
     ref.add_argument("--profile", type=Path, help="profile (default: INPUT/profile.json)")
     ref.add_argument("--players", type=int, help="number of players (default: from the input)")
     ref.add_argument("--seed", type=int, help="card shuffle seed (default: from the input)")
-    ref.add_argument("--settle", type=int, default=3, help="agreeing still frames per state")
+    ref.add_argument(
+        "--settle", type=int, default=DEFAULT_SETTLE, help="agreeing still frames per state"
+    )
     ref.add_argument("--log", type=Path, help="keep the game log here; rerun to resume")
     _add_settings(ref)
     ref.add_argument("input", type=Path)

@@ -45,7 +45,7 @@ from companion.capture.sources import FolderSource, Frame
 from companion.errors import CompanionError
 from companion.games.base import Game
 from companion.referee.loop import Step
-from companion.referee.stillness import StillnessGate
+from companion.referee.stillness import DEFAULT_SETTLE, StillnessGate
 from companion.referee.store import Store
 from companion.samples import default_sample
 from companion.service import WEB_THREADS, TableService, _profile_of, _session_for
@@ -56,8 +56,7 @@ log = logging.getLogger(__name__)
 
 FPS = 15.0
 """Frames a second fed to the loop: what a Pi camera gives the referee."""
-SETTLE = 3
-"""The settle count ``companion serve`` uses by default."""
+SETTLE = DEFAULT_SETTLE
 WAIT_SECONDS = 10.0
 """How long after the last frame the client waits for verdicts still on their way."""
 

@@ -35,7 +35,7 @@ from companion.capture.sources import Frame
 from companion.games.base import JSON, Game, S
 from companion.referee.loop import FrameLoop
 from companion.referee.session import Session
-from companion.referee.stillness import StillnessGate
+from companion.referee.stillness import DEFAULT_SETTLE, StillnessGate
 from companion.referee.store import Store
 from companion.vision.calibration import Profile
 from companion.vision.pipeline import BoardPipeline
@@ -43,8 +43,7 @@ from companion.vision.synth import random_light, render_scene
 
 SEED_BASE = 1000
 """Scripts are drawn from seeds from here on (the bundled samples use small seeds)."""
-SETTLE = 3
-"""The stillness gate's settle count, as ``serve`` and ``referee`` use by default."""
+SETTLE = DEFAULT_SETTLE
 FPS = 4
 """Frames a second the camera delivers (a Pi reading Upwords keeps up with about this)."""
 REST_SECONDS = (1, 10)

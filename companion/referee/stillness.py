@@ -26,6 +26,8 @@ from companion.games.reading import Reading
 # rectified board.  Sensor noise after the blur stays well under 1; a hand over a fifth of the
 # board moves the mean by tens of levels.
 DEFAULT_MOTION_THRESHOLD = 2.0
+DEFAULT_SETTLE = 3
+"""Agreeing still frames a state needs by default (``serve``, ``referee`` and the benches)."""
 THUMB_WIDTH = 96
 COVER_PATIENCE = 10
 """A still cover is passed on after this many times ``settle_frames`` frames (see above)."""
@@ -45,7 +47,7 @@ class StillnessGate:
 
     def __init__(
         self,
-        settle_frames: int = 3,
+        settle_frames: int = DEFAULT_SETTLE,
         motion_threshold: float = DEFAULT_MOTION_THRESHOLD,
         cover_patience: int | None = None,
     ) -> None:
